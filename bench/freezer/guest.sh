@@ -1,0 +1,82 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Freezer latency with many tasks that never freeze.  Runs in the guest.
+#
+# Each case sets up its tasks, then does one warm-up freeze and $1
+# measured freezes of s2idle with pm_test=freezer (the system freezes
+# tasks, then thaws at once).  Times come from ftrace with microsecond
+# resolution:
+#   freeze_user_us    function_graph duration of freeze_processes()
+#   freeze_kernel_us  function_graph duration of freeze_kernel_threads()
+#   freeze_total_us   power:suspend_resume "freeze_processes" begin..end
+#                     (both phases, as suspend_prepare() sees them)
+reps=${1:-1}
+T=/sys/kernel/tracing
+CASES=${LSX_FREEZER_CASES:-zombies-0 zombies-1000 sleepers-1000 zombies-30000}
+
+fail() { echo "LSX-ERROR freezer: $*"; exit 1; }
+
+[ -w /sys/power/pm_test ] || fail "no /sys/power/pm_test (CONFIG_PM_DEBUG)"
+grep -qw freeze /sys/power/state || fail "s2idle not offered in /sys/power/state"
+echo 65536 >/proc/sys/kernel/pid_max
+echo 0 >/sys/module/suspend/parameters/pm_test_delay || fail "no pm_test_delay"
+echo freezer >/sys/power/pm_test
+echo 1 >/proc/sys/kernel/printk
+
+echo 0 >$T/tracing_on
+echo nop >$T/current_tracer
+echo 'freeze_processes freeze_kernel_threads' >$T/set_ftrace_filter ||
+	fail "cannot filter freeze_processes/freeze_kernel_threads"
+echo function_graph >$T/current_tracer || fail "no function_graph tracer"
+echo 1 >$T/options/funcgraph-abstime
+echo 1 >$T/events/power/suspend_resume/enable || fail "no power:suspend_resume event"
+
+freeze_once() {
+	echo >$T/trace
+	echo 1 >$T/tracing_on
+	echo freeze >/sys/power/state || fail "freeze failed"
+	echo 0 >$T/tracing_on
+}
+
+# Print the three metrics of the last freeze for case $1.
+report() {
+	awk -v c="$1" '
+	/freeze_processes\(\);/ || /freeze_kernel_threads\(\);/ {
+		for (i = 1; i < NF; i++)
+			if ($(i + 1) == "us") { d = $i; break }
+		if ($0 ~ /freeze_processes/) user = d; else kern = d
+	}
+	/suspend_resume: freeze_processes\[0\] begin/ { b = $1 }
+	/suspend_resume: freeze_processes\[0\] end/ { e = $1 }
+	END {
+		if (user == "" || kern == "" || b == "" || e == "") {
+			print "LSX-ERROR freezer: " c ": trace lacks a timestamp"
+			exit 1
+		}
+		printf "LSX-BENCH %s freeze_user_us us %.1f\n", c, user
+		printf "LSX-BENCH %s freeze_kernel_us us %.1f\n", c, kern
+		printf "LSX-BENCH %s freeze_total_us us %.1f\n", c, (e - b) * 1e6
+	}' $T/trace
+}
+
+for c in $CASES; do
+	kind=${c%-*}
+	n=${c##*-}
+	holder=
+	if [ "$n" -gt 0 ]; then
+		holder=$(spawn "$kind" "$n") ||
+			fail "$c: cannot spawn $n $kind"
+	fi
+	freeze_once
+	i=0
+	while [ $i -lt "$reps" ]; do
+		freeze_once
+		report "$c" || exit 1
+		i=$((i + 1))
+	done
+	if [ -n "$holder" ]; then
+		kill "$holder"
+		while kill -0 "$holder" 2>/dev/null; do sleep 0.1; done
+	fi
+done
+exit 0

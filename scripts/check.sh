@@ -1,0 +1,112 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make check: checkpatch --strict on every patch; the series applies with
+# 'git am' and with 'quilt push -a --fuzz=0'; every topic applies alone.
+# make check-build (check.sh build): also build the kernel after each
+# patch (bisectability), with the test config.
+. "$(dirname "$0")/lib.sh"
+
+need_cmd git quilt perl
+repo=$("$TOP/scripts/base-tree.sh") || exit 1
+base=$(git -C "$repo" rev-parse refs/heads/base)
+mapfile -t all < <("$TOP/scripts/series.sh" all)
+fail=0
+
+# checkpatch.pl --strict, from the base tree.  A patch may carry a
+# documented exception as a line 'checkpatch-ignore: TYPE[,TYPE]: why'
+# below its '---' line; those types are ignored for that patch only.
+for p in "${all[@]}"; do
+	ign=$(sed -n 's/^checkpatch-ignore: \([A-Z_,]*\):.*/\1/p' "$TOP/patches/$p" | paste -sd,)
+	if out=$(cd "$repo" && perl scripts/checkpatch.pl --strict --no-summary --terse \
+			--show-types ${ign:+--ignore "$ign"} "$TOP/patches/$p" 2>&1); then
+		echo "checkpatch: $p: clean"
+	else
+		echo "$out" | sed "s|^|checkpatch: $p: |"
+		fail=1
+	fi
+done
+
+# One scratch tree, reset between the apply checks.
+t="$BUILD/check/tree"
+reset_tree() {
+	if [ ! -d "$t/.git" ]; then
+		rm -rf "$t"; mkdir -p "$(dirname "$t")"
+		git clone -q --shared --no-checkout "$repo" "$t" &&
+			git -C "$t" checkout -q --detach "$base" || die "cannot set up $t"
+		git -C "$t" config user.name "lsx check"
+		git -C "$t" config user.email "lsx@invalid"
+	fi
+	git -C "$t" am --abort >/dev/null 2>&1
+	rm -rf "$t/.pc"
+	git -C "$t" checkout -q -f --detach "$base" && git -C "$t" clean -q -fdx ||
+		die "cannot reset $t"
+}
+
+am() {	# am WHAT PATCH...
+	local what=$1; shift
+	[ $# -gt 0 ] || { echo "apply: $what: no patches"; return 0; }
+	reset_tree
+	if git -C "$t" am -q "${@/#/$TOP/patches/}" >"$t.log" 2>&1; then
+		echo "apply: $what: git am: $# patch(es) apply"
+	else
+		echo "apply: $what: git am FAILED: $(grep -m1 -E 'Patch failed|error' "$t.log")"
+		fail=1
+	fi
+}
+
+am "whole series" "${all[@]}"
+
+if [ ${#all[@]} -gt 0 ]; then
+	reset_tree
+	if (cd "$t" && QUILT_PATCHES="$TOP/patches" QUILT_PC=.pc quilt push -a -q --fuzz=0) \
+			>"$t.log" 2>&1; then
+		if grep -q -i 'offset\|fuzz' "$t.log"; then
+			echo "apply: whole series: quilt: applies, with offsets:"
+			grep -i 'offset\|fuzz' "$t.log" | sed 's/^/  /'
+		else
+			echo "apply: whole series: quilt push -a --fuzz=0: ${#all[@]} patch(es) apply"
+		fi
+	else
+		echo "apply: whole series: quilt push -a --fuzz=0 FAILED: $(tail -2 "$t.log" | head -1)"
+		fail=1
+	fi
+fi
+
+while read -r topic; do
+	[ -n "$topic" ] || continue
+	mapfile -t ps < <("$TOP/scripts/series.sh" topic "$topic")
+	am "topic '$topic' alone" "${ps[@]}"
+done < <("$TOP/scripts/series.sh" topics)
+
+mapfile -t bl < <("$TOP/scripts/series.sh" baseline)
+am "baseline (test-only patches)" "${bl[@]}"
+
+if [ "${1:-}" = build ]; then
+	reset_tree
+	obj="$BUILD/check/obj"
+	cc=(); command -v ccache >/dev/null && cc=(CC="ccache gcc")
+	mkdir -p "$obj"
+	i=0
+	for p in "${all[@]}"; do
+		i=$((i + 1))
+		git -C "$t" am -q "$TOP/patches/$p" || { echo "bisect: $p does not apply"; fail=1; break; }
+		if [ $i = 1 ]; then
+			cp "$BUILD/kernel/patched/obj-test/.config" "$obj/.config" 2>/dev/null ||
+				die "build the test kernel first (make test) to get its config"
+		fi
+		log "check-build: [$i/${#all[@]}] $p"
+		if make -C "$t" O="$obj" ARCH=x86_64 -j"$(nproc)" "${cc[@]}" \
+				W=1 olddefconfig bzImage >"$obj/build-$i.log" 2>&1; then
+			echo "bisect: [$i] $p: builds"
+		else
+			echo "bisect: [$i] $p: BUILD FAILED (see $obj/build-$i.log)"
+			fail=1
+		fi
+	done
+fi
+
+if [ $fail != 0 ]; then
+	echo "make check: FAILED"
+	exit 1
+fi
+echo "make check: passed (${#all[@]} patches)"

@@ -1,0 +1,26 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Install what the harness needs from Debian's archive, when missing.
+. "$(dirname "$0")/lib.sh"
+
+PKGS="linux-source-6.12 qemu-system-x86 busybox-static gcc make libc6-dev
+flex bison bc libelf-dev libssl-dev cpio xz-utils ccache quilt git perl
+python3 python3-matplotlib kmod rsync"
+
+missing=
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+log "installing:$missing"
+if [ "$(id -u)" != 0 ]; then
+	die "packages missing:$missing (run 'make deps' as root)"
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null || die "apt-get update failed"
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >"$TOP/.deps.log" 2>&1 ||
+	die "apt-get install failed for:$missing (see .deps.log)"
+rm -f "$TOP/.deps.log"

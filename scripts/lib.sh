@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: GPL-2.0
+# Common helpers for the harness scripts.  Sourced, not executed.
+
+set -o pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+CACHE=${LSX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/linux-6.12-series}
+
+# The base this series is written against.  The harness refuses a
+# different linux-source-6.12 unless the whole series applies to it
+# with zero fuzz.
+BASE_PKG=linux-source-6.12
+BASE_VERSION=6.12.117-1~deb12u1
+BASE_TARBALL=/usr/src/linux-source-6.12.tar.xz
+BASE_SHA256=585a4a074597aefa2b1a68ada83a3184ba351c127544dea80618bbcceaa3961f
+
+_t0=${LSX_T0:-$(date +%s)}
+export LSX_T0=$_t0
+
+elapsed() {
+	local s=$(( $(date +%s) - LSX_T0 ))
+	printf '%02d:%02d' $((s / 60)) $((s % 60))
+}
+
+log() { printf '[%s] %s\n' "$(elapsed)" "$*" >&2; }
+
+# One line, non-zero exit: the contract for every error the harness reports.
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+need_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 ||
+			die "command '$c' not found; run 'make deps' (or install it with apt-get)"
+	done
+}

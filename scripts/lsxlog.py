@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Reading the console logs of the harness's guests."""
+
+import re
+
+TS = re.compile(r'^\[\s*\d+\.\d+\]\s?')
+
+# Kernel messages that fail a run wherever they appear.
+SPLATS = [
+    r'------------\[ cut here \]------------',
+    r'\bWARNING: .* at ',
+    r'\bBUG: ',
+    r'\bOops: ',
+    r'Kernel panic - not syncing',
+    r'general protection fault',
+    r'WARNING: possible (circular|recursive) locking',
+    r'WARNING: inconsistent lock state',
+    r'WARNING: suspicious RCU usage',
+    r'INFO: task .* blocked for more than',
+    r'watchdog: BUG: soft lockup',
+    r'rcu: INFO: rcu_.* detected stalls',
+    r'UBSAN: ',
+    r'\bkernel BUG at ',
+    r'Unable to handle kernel',
+]
+SPLAT_RE = re.compile('|'.join(SPLATS))
+
+
+def read(path):
+    with open(path, errors='replace') as f:
+        return f.read().splitlines()
+
+
+def section(lines, begin, end):
+    """Lines between two marker lines, or None when the begin marker is absent."""
+    out = None
+    for l in lines:
+        if l == begin:
+            out = []
+        elif l == end and out is not None:
+            return out
+        elif out is not None:
+            out.append(l)
+    return out
+
+
+def kernel_log(lines):
+    """The guest's dmesg dump if it got that far, else the raw console."""
+    d = section(lines, 'LSX-DMESG-BEGIN', 'LSX-DMESG-END')
+    return d if d else lines
+
+
+def splats(lines):
+    found = []
+    for l in lines:
+        if SPLAT_RE.search(l):
+            found.append(l.strip())
+    return found
+
+
+TAP_RE = re.compile(r'^(\s*)(ok|not ok) (\d+)\s*(?:- )?([^#]*?)\s*(?:#\s*(.*))?$')
+
+
+def tap_result(line):
+    """(indent, passed, name, directive) for a TAP/KTAP result line, else None."""
+    m = TAP_RE.match(line)
+    if not m:
+        return None
+    indent, status, _, name, directive = m.groups()
+    directive = (directive or '').strip()
+    if directive.upper().startswith('SKIP'):
+        res = 'skip'
+    elif status == 'ok':
+        res = 'pass'
+    else:
+        res = 'fail'
+    return len(indent.expandtabs()), res, name.strip(), directive
+
+
+def kunit_results(klog):
+    """KTAP from the kernel log: {suite: {'result': r, 'cases': [(name, r)]}}."""
+    suites = {}
+    stack = {}
+    for raw in klog:
+        l = TS.sub('', raw)
+        m = re.match(r'^(\s*)# Subtest: (\S+)', l)
+        if m:
+            stack[len(m.group(1))] = m.group(2)
+            if len(m.group(1)) == 4:
+                suites.setdefault(m.group(2), {'result': None, 'cases': []})
+            continue
+        r = tap_result(l)
+        if not r:
+            continue
+        indent, res, name, _ = r
+        if indent == 0 and name in suites:
+            suites[name]['result'] = res
+        elif indent == 4 and stack.get(4) in suites:
+            suites[stack[4]]['cases'].append((name, res))
+    return suites
+
+
+def kselftest_results(tap):
+    """run_kselftest.sh TAP: {'coll:test': {'result': r, 'cases': [(name, r)]}}."""
+    progs = {}
+    cases = []
+    for l in tap:
+        if l.startswith('# '):
+            r = tap_result(l[2:])
+            if r and r[0] == 0:
+                cases.append((r[2], r[1]))
+            continue
+        r = tap_result(l)
+        if r and r[0] == 0:
+            m = re.match(r'selftests: (\S+): (\S+)', r[2])
+            if m:
+                progs['%s:%s' % m.groups()] = {'result': r[1], 'cases': cases,
+                                               'directive': r[3]}
+            cases = []
+    return progs
+
+
+BENCH_RE = re.compile(r'^LSX-BENCH (\S+) (\S+) (\S+) (-?[0-9.]+(?:[eE][-+]?\d+)?)\s*$')
+
+
+def bench_samples(lines):
+    """[(case, metric, unit, value)] printed by a guest benchmark."""
+    out = []
+    for l in lines:
+        m = BENCH_RE.match(l.strip())
+        if m:
+            out.append((m.group(1), m.group(2), m.group(3), float(m.group(4))))
+    return out

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Verdict of a 'make test' run from the guest's console log.
+
+usage: results.py LOG VM_STATUS KUNIT_SUITES_FILE KSELFTESTS_FILE
+
+Prints one line per test program or KUnit suite, every failing case, and
+ends with the plain line 'N passed, N failed, N skipped'.  Exit status 1
+when anything failed or did not report.
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lsxlog  # noqa: E402
+
+
+def listed(path):
+    with open(path) as f:
+        return [l.split('#')[0].strip() for l in f if l.split('#')[0].strip()]
+
+
+def main():
+    if len(sys.argv) != 5:
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    logpath, status, kfile, sfile = sys.argv[1:]
+    status = int(status)
+    lines = lsxlog.read(logpath)
+    klog = lsxlog.kernel_log(lines)
+    npass = nfail = nskip = 0
+    problems = []
+
+    def count(res):
+        nonlocal npass, nfail, nskip
+        if res == 'pass':
+            npass += 1
+        elif res == 'skip':
+            nskip += 1
+        else:
+            nfail += 1
+
+    suites = lsxlog.kunit_results(klog)
+    for s in listed(kfile):
+        info = suites.get(s)
+        if not info or info['result'] is None:
+            problems.append('kunit %s: never reported' % s)
+            nfail += 1
+            continue
+        c = [r for _, r in info['cases']]
+        print('%-5s kunit %s (%d passed, %d failed, %d skipped)' % (
+            info['result'].upper(), s, c.count('pass'), c.count('fail'), c.count('skip')))
+        for name, r in info['cases']:
+            count(r)
+            if r == 'fail':
+                problems.append('kunit %s.%s: failed' % (s, name))
+        if info['result'] == 'fail' and 'fail' not in c:
+            problems.append('kunit %s: suite failed' % s)
+            nfail += 1
+
+    tap = lsxlog.section(lines, 'LSX-KSFT-BEGIN', 'LSX-KSFT-END') or []
+    progs = lsxlog.kselftest_results(tap)
+    for t in listed(sfile):
+        info = progs.get(t)
+        if not info:
+            problems.append('kselftest %s: never reported' % t)
+            nfail += 1
+            continue
+        c = [r for _, r in info['cases']]
+        print('%-5s kselftest %s (%d passed, %d failed, %d skipped)' % (
+            info['result'].upper(), t, c.count('pass'), c.count('fail'), c.count('skip')))
+        for name, r in info['cases']:
+            count(r)
+            if r == 'fail':
+                problems.append('kselftest %s: %s failed' % (t, name))
+        if not c:
+            count(info['result'])
+        if info['result'] == 'fail' and 'fail' not in c:
+            problems.append('kselftest %s: failed (%s)' % (t, info['directive'] or 'exit status'))
+            if c:
+                nfail += 1
+
+    bad = lsxlog.splats(klog)
+    if bad:
+        nfail += 1
+        problems.append('kernel log: %d splat line(s), first: %s' % (len(bad), bad[0]))
+    else:
+        npass += 1
+        print('PASS  kernel log clean (no WARN, BUG, oops, lockdep or hung-task report)')
+
+    if status == 124:
+        problems.append('guest hung: no result before the host-side timeout')
+        nfail += 1
+    elif status == 125:
+        problems.append('guest ended without a result (panic or reboot)')
+        nfail += 1
+    elif status != 0:
+        problems.append('guest test runner exited with status %d' % status)
+        nfail += 1
+
+    for p in problems:
+        print('FAIL  ' + p)
+    if problems:
+        print('console log: %s' % os.path.abspath(logpath))
+    print('%d passed, %d failed, %d skipped' % (npass, nfail, nskip))
+    return 1 if nfail else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

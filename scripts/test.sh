@@ -1,0 +1,26 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make test / make stress: build the patched test kernel and its
+# initramfs, boot it, run every KUnit suite and kselftest of the series,
+# and print the verdict.  $1 = 0 (test) or 1 (stress).
+. "$(dirname "$0")/lib.sh"
+
+stress=${1:-0}
+"$TOP/scripts/deps.sh" || exit 1
+"$TOP/scripts/build-kernel.sh" patched test || exit 1
+out="$BUILD/test"
+mkdir -p "$out"
+log "test: packing the initramfs"
+"$TOP/scripts/initramfs.sh" test patched "$out/initramfs.cpio.gz" || exit 1
+
+name=test; [ "$stress" = 1 ] && name=stress
+tmo=${TEST_TIMEOUT:-$([ "$stress" = 1 ] && echo 7200 || echo 1200)}
+extra=
+[ "$stress" = 1 ] && extra="lsx.stress=1 ${CYCLES:+lsx.cycles=$CYCLES}"
+log "test: booting the patched test kernel ($name, limit ${tmo} s; console: $out/$name-console.log)"
+"$TOP/scripts/run-vm.sh" "$BUILD/kernel/patched/obj-test/arch/x86/boot/bzImage" \
+	"$out/initramfs.cpio.gz" "$out/$name-console.log" "$tmo" lsx.mode=test $extra
+status=$?
+log "test: guest finished (status $status)"
+python3 "$TOP/scripts/results.py" "$out/$name-console.log" "$status" \
+	"$TOP/guest/kunit-suites" "$TOP/guest/kselftests"
