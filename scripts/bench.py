@@ -57,7 +57,7 @@ def boot(name, kernel, image, initrd, out, rep, m):
     log = os.path.join(out, 'logs', '%s-%s-%d.log' % (name, kernel, rep))
     args = [os.path.join(TOP, 'scripts', 'run-vm.sh'), image, initrd, log, m['timeout'],
             'lsx.mode=bench', 'lsx.bench=' + name,
-            'lsx.reps=' + os.environ.get('INNER', m['inner']), 'quiet']
+            'lsx.reps=' + (os.environ.get('INNER') or m['inner']), 'quiet']
     t0 = time.time()
     rc = subprocess.call(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     lines = lsxlog.read(log) if os.path.exists(log) else []

@@ -20,7 +20,7 @@ out="$BUILD/bench"
 mkdir -p "$out"
 "$TOP/scripts/initramfs.sh" bench "$out/initramfs.cpio.gz" || exit 1
 log "bench: ${names[*]}, ${REPS:-5} repetition(s) per kernel, interleaved"
-python3 "$TOP/scripts/bench.py" --out "$out" --reps "${REPS:-5}" \
+"$PY" "$TOP/scripts/bench.py" --out "$out" --reps "${REPS:-5}" \
 	--baseline "$BUILD/kernel/baseline/obj-bench/arch/x86/boot/bzImage" \
 	--patched "$BUILD/kernel/patched/obj-bench/arch/x86/boot/bzImage" \
 	--initrd "$out/initramfs.cpio.gz" "${names[@]}"

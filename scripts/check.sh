@@ -17,7 +17,7 @@ fail=0
 # below its '---' line; those types are ignored for that patch only.
 for p in "${all[@]}"; do
 	ign=$(sed -n 's/^checkpatch-ignore: \([A-Z_,]*\):.*/\1/p' "$TOP/patches/$p" | paste -sd,)
-	if out=$(cd "$repo" && perl scripts/checkpatch.pl --strict --no-summary --terse \
+	if out=$(cd "$repo" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --no-summary --terse \
 			--show-types ${ign:+--ignore "$ign"} "$TOP/patches/$p" 2>&1); then
 		echo "checkpatch: $p: clean"
 	else

@@ -68,6 +68,13 @@ if [ "$kind" = test ]; then
 	done
 fi
 
+# A developer's extra files, for trying things by hand:
+#   LSX_EXTRA=DIR scripts/initramfs.sh ...; then lsx.mode=cmd lsx.cmd=/extra/prog
+if [ -n "${LSX_EXTRA:-}" ]; then
+	mkdir -p "$stage/extra"
+	cp -a "$LSX_EXTRA"/. "$stage/extra/" || die "cannot copy $LSX_EXTRA"
+fi
+
 # gen_init_cpio from the base tree lets us add /dev/console without root.
 gic="$BUILD/tools/gen_init_cpio"
 if [ ! -x "$gic" ]; then

@@ -35,3 +35,8 @@ need_cmd() {
 			die "command '$c' not found; run 'make deps' (or install it with apt-get)"
 	done
 }
+
+# Debian's python3 has the Debian modules (matplotlib, ply, git) that
+# deps.sh installs; a python3 earlier on PATH (pyenv, venv) may not.
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3

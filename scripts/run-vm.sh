@@ -23,6 +23,13 @@ cmdline="console=ttyS0,115200 panic=-1 oops=panic softlockup_panic=1
 hung_task_panic=1 hung_task_timeout_secs=${LSX_HUNG_S:-60} nmi_watchdog=0
 log_buf_len=16M printk.devkmsg=on rdinit=/init tsc=reliable $*"
 
+# Under TCG the guest's TSC is the host's.  The guest calibrates it against
+# the PIT, which fails when the host is busy, and then falls back to
+# jiffies (4 ms steps) for sched_clock and tracing.  Hand it the host's
+# TSC frequency instead (LSX_TSC_KHZ overrides).
+tsc_khz=${LSX_TSC_KHZ:-$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)}
+[ -n "$tsc_khz" ] && cmdline="$cmdline tsc_early_khz=$tsc_khz"
+
 mkdir -p "$(dirname "$logf")"
 timeout -k 10 "$tmo" qemu-system-x86_64 \
 	-machine pc -cpu max -smp "${LSX_SMP:-2}" -m "${LSX_MEM:-2G}" \

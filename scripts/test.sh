@@ -22,5 +22,5 @@ log "test: booting the patched test kernel ($name, limit ${tmo} s; console: $out
 	"$out/initramfs.cpio.gz" "$out/$name-console.log" "$tmo" lsx.mode=test $extra
 status=$?
 log "test: guest finished (status $status)"
-python3 "$TOP/scripts/results.py" "$out/$name-console.log" "$status" \
+"$PY" "$TOP/scripts/results.py" "$out/$name-console.log" "$status" \
 	"$TOP/guest/kunit-suites" "$TOP/guest/kselftests"

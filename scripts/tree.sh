@@ -34,29 +34,40 @@ if [ -f "$dir/.git/lsx-stamp" ] && [ "$(cat "$dir/.git/lsx-stamp")" = "$stamp" ]
 	exit 0
 fi
 
-if [ ! -d "$dir/.git" ]; then
-	log "tree: checking out the base into $dir"
-	mkdir -p "$(dirname "$dir")"
-	rm -rf "$dir"
-	git clone -q --shared --no-checkout "$repo" "$dir" || die "cannot clone $repo"
-	git -C "$dir" checkout -q --detach "$base" || die "cannot check out the base in $dir"
-else
-	git -C "$dir" am --abort >/dev/null 2>&1
-	# Only the files that differ from the base are rewritten.
-	git -C "$dir" checkout -q -f --detach "$base" 2>/dev/null ||
-		die "$dir: cannot return to the base commit (remove the directory)"
-	git -C "$dir" clean -q -fdx
+# The patches are applied in a scratch clone; DIR then checks out the
+# result, which rewrites only the files whose content differs from what
+# DIR has now.  So a change to a commit message, or to one file, leaves
+# every other file's mtime alone and the next build stays incremental.
+scratch="$BUILD/kernel/.am"
+if [ ! -d "$scratch/.git" ]; then
+	rm -rf "$scratch"
+	mkdir -p "$(dirname "$scratch")"
+	git clone -q --shared --no-checkout "$repo" "$scratch" || die "cannot clone $repo"
+	git -C "$scratch" config user.name "lsx harness"
+	git -C "$scratch" config user.email "lsx@invalid"
 fi
-rm -f "$dir/.git/lsx-stamp"
-git -C "$dir" config user.name "lsx harness"
-git -C "$dir" config user.email "lsx@invalid"
-
+git -C "$scratch" am --abort >/dev/null 2>&1
+git -C "$scratch" checkout -q -f --detach "$base" && git -C "$scratch" clean -q -fdx ||
+	die "cannot reset $scratch (remove it)"
 if [ ${#files[@]} -gt 0 ]; then
 	log "tree: applying ${#files[@]} patch(es) for '$variant'"
-	if ! git -C "$dir" am -q --committer-date-is-author-date "${files[@]}" >"$dir/.git/lsx-am.log" 2>&1; then
-		bad=$(sed -n 's/^Patch failed at [0-9]* //p' "$dir/.git/lsx-am.log" | head -1)
-		git -C "$dir" am --abort >/dev/null 2>&1
-		die "patch does not apply to the base: ${bad:-see $dir/.git/lsx-am.log}"
+	if ! git -C "$scratch" am -q --committer-date-is-author-date "${files[@]}" \
+			>"$scratch.log" 2>&1; then
+		bad=$(sed -n 's/^Patch failed at [0-9]* //p' "$scratch.log" | head -1)
+		git -C "$scratch" am --abort >/dev/null 2>&1
+		die "patch does not apply to the base: ${bad:-see $scratch.log}"
 	fi
 fi
+head=$(git -C "$scratch" rev-parse HEAD)
+
+if [ ! -d "$dir/.git" ]; then
+	log "tree: checking out $variant into $dir"
+	rm -rf "$dir"
+	mkdir -p "$(dirname "$dir")"
+	git clone -q --shared --no-checkout "$repo" "$dir" || die "cannot clone $repo"
+fi
+rm -f "$dir/.git/lsx-stamp"
+git -C "$dir" fetch -q "$scratch" "$head" || die "cannot fetch the $variant commits into $dir"
+git -C "$dir" checkout -q -f --detach "$head" && git -C "$dir" clean -q -fdx ||
+	die "$dir: cannot check out the $variant commits (remove the directory)"
 echo "$stamp" >"$dir/.git/lsx-stamp"

@@ -10,15 +10,25 @@
 #   freeze_kernel_us  function_graph duration of freeze_kernel_threads()
 #   freeze_total_us   power:suspend_resume "freeze_processes" begin..end
 #                     (both phases, as suspend_prepare() sees them)
+#   suspend_resume_us s2idle suspend and resume with pm_test=devices (tasks
+#                     and devices suspended, then all resumed): first to
+#                     last power:suspend_resume event; for the cases in
+#                     LSX_FREEZER_E2E (default zombies-30000)
 reps=${1:-1}
 T=/sys/kernel/tracing
 CASES=${LSX_FREEZER_CASES:-zombies-0 zombies-1000 sleepers-1000 zombies-30000}
+E2E=${LSX_FREEZER_E2E:-zombies-30000}
 
 fail() { echo "LSX-ERROR freezer: $*"; exit 1; }
 
+# Microsecond timestamps need the TSC; a guest that fell back to jiffies
+# (TSC calibration failed on a loaded host) would report 4 ms steps.
+grep -q tsc /sys/devices/system/clocksource/clocksource0/current_clocksource ||
+	fail "clocksource is $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource), not tsc: no microsecond timestamps"
 [ -w /sys/power/pm_test ] || fail "no /sys/power/pm_test (CONFIG_PM_DEBUG)"
 grep -qw freeze /sys/power/state || fail "s2idle not offered in /sys/power/state"
 echo 65536 >/proc/sys/kernel/pid_max
+echo 200000 >/proc/sys/kernel/threads-max
 echo 0 >/sys/module/suspend/parameters/pm_test_delay || fail "no pm_test_delay"
 echo freezer >/sys/power/pm_test
 echo 1 >/proc/sys/kernel/printk
@@ -74,6 +84,27 @@ for c in $CASES; do
 		report "$c" || exit 1
 		i=$((i + 1))
 	done
+	case " $E2E " in
+	*" $c "*)
+		echo devices >/sys/power/pm_test
+		freeze_once
+		i=0
+		while [ $i -lt "$reps" ]; do
+			freeze_once
+			awk -v c="$c" '
+			/suspend_resume:/ { if (b == "") b = $1; e = $1 }
+			END {
+				if (b == "" || e == b) {
+					print "LSX-ERROR freezer: " c ": no suspend_resume events"
+					exit 1
+				}
+				printf "LSX-BENCH %s suspend_resume_us us %.1f\n", c, (e - b) * 1e6
+			}' $T/trace || exit 1
+			i=$((i + 1))
+		done
+		echo freezer >/sys/power/pm_test
+		;;
+	esac
 	if [ -n "$holder" ]; then
 		kill "$holder"
 		while kill -0 "$holder" 2>/dev/null; do sleep 0.1; done
