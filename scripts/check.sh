@@ -97,7 +97,19 @@ if [ "${1:-}" = build ]; then
 		log "check-build: [$i/${#all[@]}] $p"
 		if make -C "$t" O="$obj" ARCH=x86_64 -j"$(nproc)" "${cc[@]}" \
 				W=1 olddefconfig bzImage >"$obj/build-$i.log" 2>&1; then
-			echo "bisect: [$i] $p: builds"
+			# W=1: no warning in a file this patch touches.
+			touched=$(git -C "$t" diff --name-only HEAD~1 -- '*.c' '*.h')
+			warn=
+			for f in $touched; do
+				warn+=$(grep -F "$f:" "$obj/build-$i.log" | grep 'warning:')
+			done
+			if [ -n "$warn" ]; then
+				echo "bisect: [$i] $p: builds, with W=1 warnings in its files:"
+				echo "$warn" | sed 's/^/  /'
+				fail=1
+			else
+				echo "bisect: [$i] $p: builds, no W=1 warning in its files"
+			fi
 		else
 			echo "bisect: [$i] $p: BUILD FAILED (see $obj/build-$i.log)"
 			fail=1

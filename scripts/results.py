@@ -41,45 +41,37 @@ def main():
         else:
             nfail += 1
 
-    suites = lsxlog.kunit_results(klog)
-    for s in listed(kfile):
-        info = suites.get(s)
+    def judge(kind, name, info):
+        """Count one suite or test program and its cases."""
+        nonlocal nfail
         if not info or info['result'] is None:
-            problems.append('kunit %s: never reported' % s)
+            problems.append('%s %s: never reported' % (kind, name))
             nfail += 1
-            continue
+            return
         c = [r for _, r in info['cases']]
-        print('%-5s kunit %s (%d passed, %d failed, %d skipped)' % (
-            info['result'].upper(), s, c.count('pass'), c.count('fail'), c.count('skip')))
-        for name, r in info['cases']:
+        print('%-5s %s %s (%d passed, %d failed, %d skipped)' % (
+            info['result'].upper(), kind, name, c.count('pass'), c.count('fail'),
+            c.count('skip')))
+        for case, r in info['cases']:
             count(r)
             if r == 'fail':
-                problems.append('kunit %s.%s: failed' % (s, name))
+                problems.append('%s %s: %s failed' % (kind, name, case))
+        if not c:
+            count(info['result'])
         if info['result'] == 'fail' and 'fail' not in c:
-            problems.append('kunit %s: suite failed' % s)
-            nfail += 1
+            problems.append('%s %s: failed (%s)' % (
+                kind, name, info.get('directive') or 'exit status'))
+            if c:
+                nfail += 1
+
+    suites = lsxlog.kunit_results(klog)
+    for s in listed(kfile):
+        judge('kunit', s, suites.get(s))
 
     tap = lsxlog.section(lines, 'LSX-KSFT-BEGIN', 'LSX-KSFT-END') or []
     progs = lsxlog.kselftest_results(tap)
     for t in listed(sfile):
-        info = progs.get(t)
-        if not info:
-            problems.append('kselftest %s: never reported' % t)
-            nfail += 1
-            continue
-        c = [r for _, r in info['cases']]
-        print('%-5s kselftest %s (%d passed, %d failed, %d skipped)' % (
-            info['result'].upper(), t, c.count('pass'), c.count('fail'), c.count('skip')))
-        for name, r in info['cases']:
-            count(r)
-            if r == 'fail':
-                problems.append('kselftest %s: %s failed' % (t, name))
-        if not c:
-            count(info['result'])
-        if info['result'] == 'fail' and 'fail' not in c:
-            problems.append('kselftest %s: failed (%s)' % (t, info['directive'] or 'exit status'))
-            if c:
-                nfail += 1
+        judge('kselftest', t, progs.get(t))
 
     bad = lsxlog.splats(klog)
     if bad:
