@@ -28,19 +28,7 @@ done
 
 # One scratch tree, reset between the apply checks.
 t="$BUILD/check/tree"
-reset_tree() {
-	if [ ! -d "$t/.git" ]; then
-		rm -rf "$t"; mkdir -p "$(dirname "$t")"
-		git clone -q --shared --no-checkout "$repo" "$t" &&
-			git -C "$t" checkout -q --detach "$base" || die "cannot set up $t"
-		git -C "$t" config user.name "lsx check"
-		git -C "$t" config user.email "lsx@invalid"
-	fi
-	git -C "$t" am --abort >/dev/null 2>&1
-	rm -rf "$t/.pc"
-	git -C "$t" checkout -q -f --detach "$base" && git -C "$t" clean -q -fdx ||
-		die "cannot reset $t"
-}
+reset_tree() { scratch_tree "$t" "$repo" "$base"; }
 
 am() {	# am WHAT PATCH...
 	local what=$1; shift

@@ -40,3 +40,21 @@ need_cmd() {
 # deps.sh installs; a python3 earlier on PATH (pyenv, venv) may not.
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
+
+# scratch_tree DIR REPO BASE: a shared clone of REPO at DIR, reset to BASE
+# with nothing else in it (an unfinished 'git am' and quilt state dropped).
+# Only the files that differ from BASE are rewritten.
+scratch_tree() {
+	local dir=$1 repo=$2 base=$3
+	if [ ! -d "$dir/.git" ]; then
+		rm -rf "$dir"
+		mkdir -p "$(dirname "$dir")"
+		git clone -q --shared --no-checkout "$repo" "$dir" || die "cannot clone $repo"
+		git -C "$dir" config user.name "lsx harness"
+		git -C "$dir" config user.email "lsx@invalid"
+	fi
+	git -C "$dir" am --abort >/dev/null 2>&1
+	rm -rf "$dir/.pc"
+	git -C "$dir" checkout -q -f --detach "$base" && git -C "$dir" clean -q -fdx ||
+		die "cannot reset $dir (remove it)"
+}

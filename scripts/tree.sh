@@ -39,16 +39,7 @@ fi
 # DIR has now.  So a change to a commit message, or to one file, leaves
 # every other file's mtime alone and the next build stays incremental.
 scratch="$BUILD/kernel/.am"
-if [ ! -d "$scratch/.git" ]; then
-	rm -rf "$scratch"
-	mkdir -p "$(dirname "$scratch")"
-	git clone -q --shared --no-checkout "$repo" "$scratch" || die "cannot clone $repo"
-	git -C "$scratch" config user.name "lsx harness"
-	git -C "$scratch" config user.email "lsx@invalid"
-fi
-git -C "$scratch" am --abort >/dev/null 2>&1
-git -C "$scratch" checkout -q -f --detach "$base" && git -C "$scratch" clean -q -fdx ||
-	die "cannot reset $scratch (remove it)"
+scratch_tree "$scratch" "$repo" "$base"
 if [ ${#files[@]} -gt 0 ]; then
 	log "tree: applying ${#files[@]} patch(es) for '$variant'"
 	if ! git -C "$scratch" am -q --committer-date-is-author-date "${files[@]}" \
