@@ -14,9 +14,10 @@ fail=0
 
 # checkpatch.pl --strict, from the base tree.  A patch may carry a
 # documented exception as a line 'checkpatch-ignore: TYPE[,TYPE]: why'
-# below its '---' line; those types are ignored for that patch only.
+# below its '---' line (a git note on the commit in a work tree, see
+# devtree.sh); those types are ignored for that patch only.
 for p in "${all[@]}"; do
-	ign=$(sed -n 's/^checkpatch-ignore: \([A-Z_,]*\):.*/\1/p' "$TOP/patches/$p" | paste -sd,)
+	ign=$(sed -n 's/^ *checkpatch-ignore: \([A-Z_,]*\):.*/\1/p' "$TOP/patches/$p" | paste -sd,)
 	if out=$(cd "$repo" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --no-summary --terse \
 			--show-types ${ign:+--ignore "$ign"} "$TOP/patches/$p" 2>&1); then
 		echo "checkpatch: $p: clean"

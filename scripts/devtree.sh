@@ -18,4 +18,12 @@ if [ ${#all[@]} -gt 0 ]; then
 	git -C "$dir" am -q --committer-date-is-author-date "${all[@]/#/$TOP/patches/}" ||
 		die "the series does not apply (see 'git -C $dir am --show-current-patch')"
 fi
+# A documented checkpatch exception below a patch's '---' line lives in
+# the work tree as a git note on its commit; make export writes it back.
+mapfile -t commits < <(git -C "$dir" rev-list --reverse base..HEAD)
+for i in "${!all[@]}"; do
+	note=$(sed -n 's/^ *\(checkpatch-ignore: \)/\1/p' "$TOP/patches/${all[$i]}")
+	[ -z "$note" ] || git -C "$dir" notes add -m "$note" "${commits[$i]}" ||
+		die "cannot attach the note of ${all[$i]}"
+done
 log "tree: $dir, branch 'series', ${#all[@]} commit(s) over 'base'"

@@ -16,7 +16,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 if [ "$n" -gt 0 ]; then
-	git -C "$dir" format-patch -q --zero-commit --no-signature --base="$base" \
+	git -C "$dir" format-patch -q --notes --zero-commit --no-signature --base="$base" \
 		-N --subject-prefix=PATCH --numbered -o "$tmp" "$base..HEAD" >/dev/null ||
 		die "git format-patch failed"
 fi
