@@ -19,7 +19,9 @@ if [ ${#all[@]} -gt 0 ]; then
 		die "the series does not apply (see 'git -C $dir am --show-current-patch')"
 fi
 # A documented checkpatch exception below a patch's '---' line lives in
-# the work tree as a git note on its commit; make export writes it back.
+# the work tree as a git note on its commit; make export writes it back,
+# and rebase and commit --amend carry it along.
+git -C "$dir" config notes.rewriteRef refs/notes/commits
 mapfile -t commits < <(git -C "$dir" rev-list --reverse base..HEAD)
 for i in "${!all[@]}"; do
 	note=$(sed -n 's/^ *\(checkpatch-ignore: \)/\1/p' "$TOP/patches/${all[$i]}")
