@@ -37,7 +37,7 @@ timeout -k 10 "$tmo" qemu-system-x86_64 \
 	-serial stdio -monitor none -nic none \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x01 \
 	-kernel "$kernel" -initrd "$initrd" -append "$(echo $cmdline)" \
-	</dev/null 2>&1 | tr -d '\r' | tee "$logf" | {
+	</dev/null 2>&1 | sed -u 's/\r//g' | tee "$logf" | {
 	if [ "${LSX_VERBOSE:-0}" = 1 ]; then
 		cat >&2
 	else
