@@ -36,7 +36,7 @@ def die(msg):
 
 def meta(name):
     path = os.path.join(TOP, 'bench', name, 'meta')
-    m = {'title': name, 'timeout': '300', 'inner': '1', 'goals': []}
+    m = {'title': name, 'timeout': '300', 'inner': '1', 'goals': [], 'vs': [], 'limits': []}
     if not os.path.exists(path):
         die('no benchmark %s (bench/%s/meta missing)' % (name, name))
     with open(path) as f:
@@ -47,6 +47,12 @@ def meta(name):
             if l.startswith('goal '):
                 _, case, metric, ratio = l.split()
                 m['goals'].append((case, metric, float(ratio)))
+            elif l.startswith('goal-vs '):
+                _, case, metric, other, ratio = l.split()
+                m['vs'].append((case, metric, other, float(ratio)))
+            elif l.startswith('limit '):
+                _, case, metric, most = l.split()
+                m['limits'].append((case, metric, float(most)))
             elif '=' in l:
                 k, v = l.split('=', 1)
                 m[k.strip()] = v.strip()
@@ -166,9 +172,21 @@ def main():
                     name, k[0], k[1], 'baseline' if not rb else 'patched'))
             ratio = rp['median'] / rb['median'] if rb['median'] else float('nan')
             goal = next((g for g in m['goals'] if g[0] == k[0] and g[1] == k[1]), None)
-            gtxt = ''
+            gtxt = []
             if goal:
-                gtxt = '<= %.2f %s' % (goal[2], 'met' if ratio <= goal[2] else 'MISSED')
+                gtxt.append('<= %.2f %s' % (goal[2], 'met' if ratio <= goal[2] else 'MISSED'))
+            for case, metric, other, most in m['vs']:
+                ro = next((r for r in rows if (r['case'], r['metric']) == (other, metric)
+                           and r['kernel'] == 'patched'), None)
+                if (case, metric) == k[:2] and ro and ro['median']:
+                    vs = rp['median'] / ro['median']
+                    gtxt.append('%.2fx %s (<= %.2f %s)' % (
+                        vs, other, most, 'met' if vs <= most else 'MISSED'))
+            for case, metric, most in m['limits']:
+                if (case, metric) == k[:2]:
+                    gtxt.append('<= %s %s' % (fmt(most), 'met' if rp['median'] <= most
+                                               else 'MISSED'))
+            gtxt = '; '.join(gtxt)
             table.append((name, k[0], k[1], k[2],
                           '%s (%s-%s)' % (fmt(rb['median']), fmt(rb['min']), fmt(rb['max'])),
                           '%s (%s-%s)' % (fmt(rp['median']), fmt(rp['min']), fmt(rp['max'])),
