@@ -11,6 +11,9 @@ repetitions; each boot runs the benchmark's guest script, which prints
 kernel and metric the samples of all boots are reduced to median, min and
 max.  Writes DIR/results.csv (all benchmarks of this run, merged with
 rows of benchmarks not run this time), DIR/NAME.png and prints a table.
+A guest that prints a device callback timeline between LSX-TIMELINE-BEGIN
+and LSX-TIMELINE-END also gets DIR/NAME-timeline-KERNEL.png (and .txt)
+from its first boot on each kernel.
 """
 
 import argparse
@@ -23,6 +26,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lsxlog  # noqa: E402
+import timeline  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KERNELS = ('baseline', 'patched')
@@ -36,7 +40,8 @@ def die(msg):
 
 def meta(name):
     path = os.path.join(TOP, 'bench', name, 'meta')
-    m = {'title': name, 'timeout': '300', 'inner': '1', 'goals': [], 'vs': [], 'limits': []}
+    m = {'title': name, 'timeout': '300', 'inner': '1', 'goals': [], 'vs': [], 'vsm': [],
+         'limits': []}
     if not os.path.exists(path):
         die('no benchmark %s (bench/%s/meta missing)' % (name, name))
     with open(path) as f:
@@ -50,6 +55,9 @@ def meta(name):
             elif l.startswith('goal-vs '):
                 _, case, metric, other, ratio = l.split()
                 m['vs'].append((case, metric, other, float(ratio)))
+            elif l.startswith('goal-metric '):
+                _, case, metric, other, ratio = l.split()
+                m['vsm'].append((case, metric, other, float(ratio)))
             elif l.startswith('limit '):
                 _, case, metric, most = l.split()
                 m['limits'].append((case, metric, float(most)))
@@ -83,7 +91,18 @@ def boot(name, kernel, image, initrd, out, rep, m):
     print('[%s] %s rep %d on %s: %d samples in %.0f s' % (
         time.strftime('%H:%M:%S'), name, rep + 1, kernel, len(s), time.time() - t0),
         flush=True)
-    return s
+    return s, lsxlog.section(lines, 'LSX-TIMELINE-BEGIN', 'LSX-TIMELINE-END')
+
+
+def draw_timeline(name, kernel, lines, out):
+    """DIR/NAME-timeline-KERNEL.txt and .png from a boot's timeline lines."""
+    base = os.path.join(out, '%s-timeline-%s' % (name, kernel))
+    with open(base + '.txt', 'w') as f:
+        f.write('\n'.join(lines) + '\n')
+    case = timeline.parse(lines)[0]
+    if timeline.render(lines, base + '.png', '%s %s on the %s kernel' % (name, case, kernel)):
+        return base + '.png'
+    return None
 
 
 def fmt(v):
@@ -145,15 +164,19 @@ def main():
 
     allrows = []
     table = []
+    timelines = []
     for name in a.benches:
         m = meta(name)
         samples = {}
+        drawn = {}
         for rep in range(a.reps):
             order = KERNELS if rep % 2 == 0 else KERNELS[::-1]
             for kern in order:
-                for case, metric, unit, v in boot(name, kern, images[kern], a.initrd,
-                                                  a.out, rep, m):
+                s, tl = boot(name, kern, images[kern], a.initrd, a.out, rep, m)
+                for case, metric, unit, v in s:
                     samples.setdefault((case, metric, unit, kern), []).append(v)
+                if tl and kern not in drawn:
+                    drawn[kern] = draw_timeline(name, kern, tl, a.out)
         rows = []
         for (case, metric, unit, kern), vs in sorted(samples.items()):
             rows.append({'benchmark': name, 'case': case, 'kernel': kern, 'metric': metric,
@@ -161,6 +184,7 @@ def main():
                          'max': max(vs), 'runs': len(vs)})
         allrows += rows
         chart(name, m['title'], rows, os.path.join(a.out, name + '.png'))
+        timelines += [p for p in drawn.values() if p]
         keys = sorted({(r['case'], r['metric'], r['unit']) for r in rows})
         for k in keys:
             rb = next((r for r in rows if (r['case'], r['metric'], r['unit']) == k
@@ -177,6 +201,13 @@ def main():
                 gtxt.append('<= %.2f %s' % (goal[2], 'met' if ratio <= goal[2] else 'MISSED'))
             for case, metric, other, most in m['vs']:
                 ro = next((r for r in rows if (r['case'], r['metric']) == (other, metric)
+                           and r['kernel'] == 'patched'), None)
+                if (case, metric) == k[:2] and ro and ro['median']:
+                    vs = rp['median'] / ro['median']
+                    gtxt.append('%.2fx %s (<= %.2f %s)' % (
+                        vs, other, most, 'met' if vs <= most else 'MISSED'))
+            for case, metric, other, most in m['vsm']:
+                ro = next((r for r in rows if (r['case'], r['metric']) == (case, other)
                            and r['kernel'] == 'patched'), None)
                 if (case, metric) == k[:2] and ro and ro['median']:
                     vs = rp['median'] / ro['median']
@@ -215,7 +246,7 @@ def main():
         print('  '.join(str(c).ljust(w) for c, w in zip(t, widths)).rstrip())
     print()
     print('results: %s; charts: %s' % (path, ', '.join(
-        os.path.join(a.out, n + '.png') for n in a.benches)))
+        [os.path.join(a.out, n + '.png') for n in a.benches] + timelines)))
     return 0
 
 

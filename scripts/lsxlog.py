@@ -22,6 +22,7 @@ SPLATS = [
     r'UBSAN: ',
     r'\bkernel BUG at ',
     r'Unable to handle kernel',
+    r'Unbalanced pm_runtime_enable!',
 ]
 SPLAT_RE = re.compile('|'.join(SPLATS))
 

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Metrics of one system suspend/resume transition from an ftrace text
+ * trace.  Runs in the guest, started by guest.sh as
+ *
+ *	dpmtrace CASE TRACE_FILE [workers]
+ *
+ * and prints
+ *
+ *	LSX-BENCH CASE METRIC UNIT VALUE
+ *
+ *   suspend_us		power:suspend_resume "dpm_suspend" begin to
+ *			"dpm_suspend_noirq" end
+ *   resume_us		"dpm_resume_noirq" begin to "dpm_resume" end
+ *   sleeping_workers_peak  (with "workers") the peak number of async
+ *			workers asleep outside any device callback: tasks
+ *			inside a workqueue work item whose function is
+ *			async_run_entry_fn (workqueue:workqueue_execute_start
+ *			.. workqueue_execute_end), not between
+ *			power:device_pm_callback_start and _end, and switched
+ *			out in a sleeping state (sched:sched_switch prev_state
+ *			other than R; switched in again = awake).  The same
+ *			events exist on every kernel, so kernels that schedule
+ *			the async work differently are measured alike.
+ *
+ * The trace must be complete: a header whose entries-in-buffer differ
+ * from entries-written, or a "LOST EVENTS" marker, is an error.
+ *
+ *	dpmtrace CASE critical DEVICES LOG async|sync
+ *
+ * prints critical_measured_suspend_us and critical_measured_resume_us: the
+ * critical path of the transition that the test_dpm_tree driver's DEVICES
+ * and LOG files describe, computed like the driver's own critical file but
+ * with the durations the callbacks took in that transition instead of the
+ * nominal ones.  It is the lower bound on that transition given how long
+ * its callbacks actually ran (under emulation a sleep of 100 us takes
+ * noticeably longer), so the difference is what the schedule adds.  With
+ * "sync" every device counts as sync (pm_async=0).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct task {
+	unsigned char in_work;		/* inside an async_run_entry_fn item */
+	unsigned char asleep;		/* switched out, not runnable */
+	unsigned short depth;		/* device callbacks entered */
+};
+
+static struct task *tasks;
+static long nr_tasks;
+static long parked, peak;
+
+static void die(const char *c, const char *msg, const char *line)
+{
+	printf("LSX-ERROR dpm-async: %s: %s%s%.200s\n", c, msg, line ? ": " : "",
+	       line ? line : "");
+	exit(1);
+}
+
+static struct task *task(long pid)
+{
+	long n;
+
+	if (pid < 0 || pid > (1L << 24))
+		return NULL;
+	if (pid >= nr_tasks) {
+		n = pid * 2 + 1024;
+		tasks = realloc(tasks, n * sizeof(*tasks));
+		if (!tasks)
+			die("dpmtrace", "out of memory", NULL);
+		memset(tasks + nr_tasks, 0, (n - nr_tasks) * sizeof(*tasks));
+		nr_tasks = n;
+	}
+	return &tasks[pid];
+}
+
+static int is_parked(const struct task *t)
+{
+	return t->in_work && t->asleep && !t->depth;
+}
+
+/*
+ * Change @t (a negative @in_work or @asleep leaves that as it is; @depth is
+ * added) and keep the count of parked workers and its peak.
+ */
+static void change(struct task *t, int in_work, int asleep, int depth)
+{
+	int was = is_parked(t);
+
+	if (in_work >= 0)
+		t->in_work = in_work;
+	if (asleep >= 0)
+		t->asleep = asleep;
+	if (depth > 0 || t->depth)
+		t->depth += depth;
+	parked += is_parked(t) - was;
+	if (parked > peak)
+		peak = parked;
+}
+
+static long field_long(const char *s, const char *key)
+{
+	const char *p = strstr(s, key);
+
+	return p ? strtol(p + strlen(key), NULL, 10) : -1;
+}
+
+/* The measured critical path (see the top of the file) */
+#define CRIT_MAX	8192
+
+enum { C_SUSPEND, C_SUSPEND_LATE, C_SUSPEND_NOIRQ, C_RESUME_NOIRQ, C_RESUME_EARLY,
+	C_RESUME, C_PHASES };
+static const char * const crit_phase[C_PHASES] = {
+	"suspend", "suspend_late", "suspend_noirq", "resume_noirq", "resume_early", "resume",
+};
+
+struct cdev {
+	int present, async, parent, nsup, *sup;
+	double dur[C_PHASES];
+	double fin;
+};
+
+static struct cdev cdevs[CRIT_MAX];
+static int corder[CRIT_MAX], ncorder;
+
+static int critical(const char *c, const char *devices, const char *log, int all_sync)
+{
+	double total[2] = { 0, 0 }, crit, f;
+	int i, j, k, ph, idx, last, d, n;
+	char line[4096], name[64], *p, *end;
+	long long start, stop;
+	FILE *fd;
+
+	fd = fopen(devices, "r");
+	if (!fd)
+		die(c, "cannot open", devices);
+	while (fgets(line, sizeof(line), fd)) {
+		int parent, async, direct, rpm;
+		char sup[4000];
+
+		if (sscanf(line, "%d %d %d %d %d %3999s", &idx, &parent, &async, &direct, &rpm,
+			   sup) != 6 || idx < 0 || idx >= CRIT_MAX)
+			die(c, "cannot parse the devices file", line);
+		cdevs[idx].present = 1;
+		cdevs[idx].parent = parent;
+		cdevs[idx].async = async && !all_sync;
+		corder[ncorder++] = idx;
+		if (strcmp(sup, "-")) {
+			for (n = 1, p = sup; *p; p++)
+				n += *p == ',';
+			cdevs[idx].sup = calloc(n, sizeof(int));
+			if (!cdevs[idx].sup)
+				die(c, "out of memory", NULL);
+			for (p = sup; *p; p = *end ? end + 1 : end) {
+				cdevs[idx].sup[cdevs[idx].nsup++] = strtol(p, &end, 10);
+				if (end == p)
+					die(c, "cannot parse the suppliers", line);
+			}
+		}
+	}
+	fclose(fd);
+	fd = fopen(log, "r");
+	if (!fd)
+		die(c, "cannot open", log);
+	while (fgets(line, sizeof(line), fd)) {
+		if (!strncmp(line, "overflow", 8))
+			die(c, "the driver's log overflowed", line);
+		if (sscanf(line, "%d %63s %lld %lld", &idx, name, &start, &stop) != 4 ||
+		    idx < 0 || idx >= CRIT_MAX)
+			die(c, "cannot parse the log", line);
+		for (ph = 0; ph < C_PHASES; ph++)
+			if (!strcmp(name, crit_phase[ph]))
+				cdevs[idx].dur[ph] += (stop - start) / 1e3;
+	}
+	fclose(fd);
+
+	for (ph = 0; ph < C_PHASES; ph++) {
+		int resume = ph >= C_RESUME_NOIRQ;
+
+		crit = 0;
+		last = -1;
+		for (i = 0; i < ncorder; i++)
+			cdevs[corder[i]].fin = 0;
+		for (k = 0; k < ncorder; k++) {
+			d = corder[resume ? k : ncorder - 1 - k];
+			f = 0;
+			if (resume) {
+				/* after the parent and the suppliers */
+				if (cdevs[d].parent >= 0 && cdevs[cdevs[d].parent].fin > f)
+					f = cdevs[cdevs[d].parent].fin;
+				for (j = 0; j < cdevs[d].nsup; j++)
+					if (cdevs[cdevs[d].sup[j]].fin > f)
+						f = cdevs[cdevs[d].sup[j]].fin;
+			} else {
+				/* after the children and the consumers */
+				for (i = 0; i < ncorder; i++) {
+					struct cdev *o = &cdevs[corder[i]];
+
+					if (o->parent == d && o->fin > f)
+						f = o->fin;
+					for (j = 0; j < o->nsup; j++)
+						if (o->sup[j] == d && o->fin > f)
+							f = o->fin;
+				}
+			}
+			if (!cdevs[d].async) {
+				if (last >= 0 && cdevs[last].fin > f)
+					f = cdevs[last].fin;
+				last = d;
+			}
+			cdevs[d].fin = f + cdevs[d].dur[ph];
+			if (cdevs[d].fin > crit)
+				crit = cdevs[d].fin;
+		}
+		total[resume] += crit;
+	}
+	printf("LSX-BENCH %s critical_measured_suspend_us us %.1f\n", c, total[0]);
+	printf("LSX-BENCH %s critical_measured_resume_us us %.1f\n", c, total[1]);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	double dpm_suspend = -1, suspend_noirq_end = -1, resume_noirq = -1, dpm_resume_end = -1;
+	long in_buf = -1, written = -1, pid, items = 0, line_nr = 0;
+	const char *c, *p, *ev, *payload;
+	char line[4096], name[64], *end;
+	int workers, begin;
+	struct task *t;
+	double ts;
+	FILE *f;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: dpmtrace CASE TRACE_FILE [workers]\n");
+		return 2;
+	}
+	c = argv[1];
+	if (!strcmp(argv[2], "critical")) {
+		if (argc != 6)
+			die(c, "usage: dpmtrace CASE critical DEVICES LOG async|sync", NULL);
+		return critical(c, argv[3], argv[4], !strcmp(argv[5], "sync"));
+	}
+	workers = argc > 3 && !strcmp(argv[3], "workers");
+	f = fopen(argv[2], "r");
+	if (!f)
+		die(c, "cannot open the trace", argv[2]);
+	while (fgets(line, sizeof(line), f)) {
+		line_nr++;
+		if (line[0] == '#') {
+			p = strstr(line, "entries-in-buffer/entries-written:");
+			if (p && sscanf(p + 34, "%ld/%ld", &in_buf, &written) != 2)
+				die(c, "cannot parse the trace header", line);
+			continue;
+		}
+		if (strstr(line, "LOST") && strstr(line, "EVENTS"))
+			die(c, "the trace lost events (raise buffer_size_kb)", line);
+		/* "  comm-PID  [CPU] flags  SECONDS.USECS: event: payload" */
+		p = strchr(line, '[');
+		while (p && !(p[1] >= '0' && p[1] <= '9' && strchr(p, ']')))
+			p = strchr(p + 1, '[');
+		if (!p)
+			continue;
+		end = (char *)p;
+		while (end > line && end[-1] == ' ')
+			end--;
+		while (end > line && end[-1] >= '0' && end[-1] <= '9')
+			end--;
+		pid = strtol(end, NULL, 10);
+		p = strchr(p, ']') + 1;
+		/* the timestamp is the first "digits.digits:" token */
+		for (;;) {
+			p += strspn(p, " ");
+			ts = strtod(p, &end);
+			if (end != p && *end == ':')
+				break;
+			p = strchr(p, ' ');
+			if (!p)
+				break;
+		}
+		if (!p)
+			continue;
+		ev = end + 1 + strspn(end + 1, " ");
+		payload = strchr(ev, ':');
+		if (!payload)
+			continue;
+		payload++;
+
+		if (!strncmp(ev, "suspend_resume:", 15)) {
+			if (sscanf(payload, " %63[^[]", name) != 1)
+				die(c, "cannot parse", line);
+			begin = !!strstr(payload, "] begin");
+			if (!strcmp(name, "dpm_suspend") && begin && dpm_suspend < 0)
+				dpm_suspend = ts;
+			else if (!strcmp(name, "dpm_suspend_noirq") && !begin)
+				suspend_noirq_end = ts;
+			else if (!strcmp(name, "dpm_resume_noirq") && begin && resume_noirq < 0)
+				resume_noirq = ts;
+			else if (!strcmp(name, "dpm_resume") && !begin)
+				dpm_resume_end = ts;
+			continue;
+		}
+		if (!workers)
+			continue;
+		if (!strncmp(ev, "workqueue_execute_start:", 24)) {
+			if (!strstr(payload, "function async_run_entry_fn"))
+				continue;
+			t = task(pid);
+			if (t) {
+				change(t, 1, -1, 0);
+				items++;
+			}
+		} else if (!strncmp(ev, "workqueue_execute_end:", 22)) {
+			t = task(pid);
+			if (t)
+				change(t, 0, -1, 0);
+		} else if (!strncmp(ev, "device_pm_callback_start:", 25)) {
+			t = task(pid);
+			if (t)
+				change(t, -1, -1, 1);
+		} else if (!strncmp(ev, "device_pm_callback_end:", 23)) {
+			t = task(pid);
+			if (t)
+				change(t, -1, -1, -1);
+		} else if (!strncmp(ev, "sched_switch:", 13)) {
+			/* pid 0 is the idle task of every CPU */
+			p = strstr(payload, "prev_state=");
+			pid = field_long(payload, "prev_pid=");
+			t = pid > 0 ? task(pid) : NULL;
+			if (t && p)
+				change(t, -1, p[11] != 'R', 0);
+			pid = field_long(payload, "next_pid=");
+			t = pid > 0 ? task(pid) : NULL;
+			if (t)
+				change(t, -1, 0, 0);
+		}
+	}
+	fclose(f);
+	if (in_buf < 0)
+		die(c, "no entries-in-buffer/entries-written header in the trace", NULL);
+	if (in_buf != written) {
+		snprintf(line, sizeof(line), "%ld of %ld events in the buffer", in_buf, written);
+		die(c, "the trace lost events (raise buffer_size_kb)", line);
+	}
+	if (dpm_suspend < 0 || suspend_noirq_end < 0 || resume_noirq < 0 || dpm_resume_end < 0)
+		die(c, "no dpm_suspend, dpm_suspend_noirq, dpm_resume_noirq or dpm_resume event",
+		    NULL);
+	printf("LSX-BENCH %s suspend_us us %.1f\n", c, (suspend_noirq_end - dpm_suspend) * 1e6);
+	printf("LSX-BENCH %s resume_us us %.1f\n", c, (dpm_resume_end - resume_noirq) * 1e6);
+	if (workers) {
+		if (!items)
+			die(c, "no async_run_entry_fn work items in the trace", NULL);
+		printf("LSX-BENCH %s sleeping_workers_peak count %ld\n", c, peak);
+		printf("dpm-async: %s: %ld trace lines, %ld async work items\n", c, line_nr,
+		       items);
+	}
+	return 0;
+}
