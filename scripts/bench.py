@@ -40,8 +40,7 @@ def die(msg):
 
 def meta(name):
     path = os.path.join(TOP, 'bench', name, 'meta')
-    m = {'title': name, 'timeout': '300', 'inner': '1', 'goals': [], 'vs': [], 'vsm': [],
-         'limits': []}
+    m = {'title': name, 'timeout': '300', 'inner': '1', 'goals': [], 'vs': [], 'limits': []}
     if not os.path.exists(path):
         die('no benchmark %s (bench/%s/meta missing)' % (name, name))
     with open(path) as f:
@@ -53,11 +52,12 @@ def meta(name):
                 _, case, metric, ratio = l.split()
                 m['goals'].append((case, metric, float(ratio)))
             elif l.startswith('goal-vs '):
+                # (case, metric, other case, other metric, label, max)
                 _, case, metric, other, ratio = l.split()
-                m['vs'].append((case, metric, other, float(ratio)))
+                m['vs'].append((case, metric, other, metric, other, float(ratio)))
             elif l.startswith('goal-metric '):
                 _, case, metric, other, ratio = l.split()
-                m['vsm'].append((case, metric, other, float(ratio)))
+                m['vs'].append((case, metric, case, other, other, float(ratio)))
             elif l.startswith('limit '):
                 _, case, metric, most = l.split()
                 m['limits'].append((case, metric, float(most)))
@@ -199,20 +199,13 @@ def main():
             gtxt = []
             if goal:
                 gtxt.append('<= %.2f %s' % (goal[2], 'met' if ratio <= goal[2] else 'MISSED'))
-            for case, metric, other, most in m['vs']:
-                ro = next((r for r in rows if (r['case'], r['metric']) == (other, metric)
+            for case, metric, ocase, ometric, label, most in m['vs']:
+                ro = next((r for r in rows if (r['case'], r['metric']) == (ocase, ometric)
                            and r['kernel'] == 'patched'), None)
                 if (case, metric) == k[:2] and ro and ro['median']:
                     vs = rp['median'] / ro['median']
                     gtxt.append('%.2fx %s (<= %.2f %s)' % (
-                        vs, other, most, 'met' if vs <= most else 'MISSED'))
-            for case, metric, other, most in m['vsm']:
-                ro = next((r for r in rows if (r['case'], r['metric']) == (case, other)
-                           and r['kernel'] == 'patched'), None)
-                if (case, metric) == k[:2] and ro and ro['median']:
-                    vs = rp['median'] / ro['median']
-                    gtxt.append('%.2fx %s (<= %.2f %s)' % (
-                        vs, other, most, 'met' if vs <= most else 'MISSED'))
+                        vs, label, most, 'met' if vs <= most else 'MISSED'))
             for case, metric, most in m['limits']:
                 if (case, metric) == k[:2]:
                     gtxt.append('<= %s %s' % (fmt(most), 'met' if rp['median'] <= most
