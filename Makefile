@@ -8,12 +8,18 @@ REPS ?= 5
 BENCH ?=
 export REPS CYCLES INNER
 
-.PHONY: all bench test stress check check-build tree export deps clean help
+.PHONY: all bench report test stress check check-harness check-build send-ready \
+	tree export deps clean help
 
-all: bench
+all:
+	@LSX_COMMAND="make$(if $(filter-out 5,$(REPS)), REPS=$(REPS))" scripts/bench.sh
 
 bench:
-	@scripts/bench.sh $(BENCH)
+	@LSX_COMMAND="make bench$(if $(BENCH), BENCH=\"$(BENCH)\")$(if $(filter-out 5,$(REPS)), REPS=$(REPS))" \
+		scripts/bench.sh $(BENCH)
+
+report: deps
+	@scripts/report.sh
 
 test:
 	@scripts/test.sh 0
@@ -24,8 +30,14 @@ stress:
 check: deps
 	@scripts/check.sh
 
+check-harness: deps
+	@scripts/check-harness.sh
+
 check-build: deps
 	@scripts/check.sh build
+
+send-ready: deps
+	@scripts/send-ready.sh
 
 tree: deps
 	@scripts/devtree.sh $(TREE)

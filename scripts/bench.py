@@ -3,21 +3,28 @@
 """Run benchmarks on the baseline and patched bench kernels, interleaved.
 
 usage: bench.py --out DIR --reps N --baseline BZIMAGE --patched BZIMAGE
-                --initrd INITRAMFS BENCH [BENCH ...]
+                --initrd INITRAMFS [--command TEXT] BENCH [BENCH ...]
 
 Each repetition boots both kernels, the order alternating between
 repetitions; each boot runs the benchmark's guest script, which prints
 'LSX-BENCH case metric unit value' lines.  For every benchmark, case,
 kernel and metric the samples of all boots are reduced to median, min and
-max.  Writes DIR/results.csv (all benchmarks of this run, merged with
-rows of benchmarks not run this time), DIR/NAME.png and prints a table.
-A guest that prints a device callback timeline between LSX-TIMELINE-BEGIN
-and LSX-TIMELINE-END also gets DIR/NAME-timeline-KERNEL.png (and .txt)
-from its first boot on each kernel.
+max.  A guest that prints a device callback timeline between
+LSX-TIMELINE-BEGIN and LSX-TIMELINE-END also gets
+DIR/NAME-timeline-KERNEL.png (and .txt) from its first boot on each kernel.
+
+A boot that fails (LSX-ERROR, hang, splat, bad status, no number) is
+retried once; a second failure stops that benchmark with its one-line
+cause and log, and the next benchmark goes on.  After every benchmark
+DIR/results.csv and DIR/run.json (the report's input, see report.py) are
+rewritten with everything measured so far, merged with the rows of
+benchmarks not run this time, and its table is printed; at the end the
+table of the whole run.  Exit status 1 if any benchmark failed.
 """
 
 import argparse
 import csv
+import json
 import os
 import statistics
 import subprocess
@@ -30,7 +37,10 @@ import timeline  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KERNELS = ('baseline', 'patched')
-HEADER = ['benchmark', 'case', 'kernel', 'metric', 'unit', 'median', 'min', 'max', 'runs']
+HEADER = ['benchmark', 'case', 'kernel', 'metric', 'unit', 'median', 'min', 'max', 'runs',
+          'retried']
+COLUMNS = ['case', 'metric', 'unit', 'baseline median (min-max)', 'patched median (min-max)',
+           'ratio', 'runs', 'goal']
 
 
 def die(msg):
@@ -67,31 +77,57 @@ def meta(name):
     return m
 
 
-def boot(name, kernel, image, initrd, out, rep, m):
-    log = os.path.join(out, 'logs', '%s-%s-%d.log' % (name, kernel, rep))
-    args = [os.path.join(TOP, 'scripts', 'run-vm.sh'), image, initrd, log, m['timeout'],
+class BootError(Exception):
+    """A boot that gave no usable result; str() is the one-line cause."""
+
+    def __init__(self, cause, log):
+        super().__init__(cause)
+        self.log = log
+
+
+def judge_boot(lines, rc, timeout):
+    """The samples of one boot's console @lines and QEMU status @rc.
+
+    Returns (samples, timeline lines or None, 'Linux version' line or '');
+    raises BootError (without a log path) for a boot that must not count.
+    """
+    for l in lines:
+        if l.startswith('LSX-ERROR'):
+            raise BootError(l[10:].strip(), None)
+    if rc == 124:
+        raise BootError('guest hung (no result in %s s)' % timeout, None)
+    klog = lsxlog.kernel_log(lines)
+    bad = lsxlog.splats(klog)
+    if bad:
+        raise BootError('kernel splat: %s' % bad[0], None)
+    if rc != 0:
+        raise BootError('guest failed with status %d' % rc, None)
+    s = lsxlog.bench_samples(lines)
+    if not s:
+        raise BootError('the benchmark produced no number', None)
+    version = next((lsxlog.TS.sub('', l) for l in klog if 'Linux version ' in l), '')
+    return s, lsxlog.section(lines, 'LSX-TIMELINE-BEGIN', 'LSX-TIMELINE-END'), version
+
+
+def boot(name, kernel, image, initrd, out, rep, m, attempt=0):
+    log = os.path.join(out, 'logs', '%s-%s-%d%s.log' % (name, kernel, rep,
+                                                       '-retry' if attempt else ''))
+    # LSX_RUN_VM: a stand-in for run-vm.sh (the harness's own tests).
+    vm = os.environ.get('LSX_RUN_VM') or os.path.join(TOP, 'scripts', 'run-vm.sh')
+    args = [vm, image, initrd, log, m['timeout'],
             'lsx.mode=bench', 'lsx.bench=' + name,
             'lsx.reps=' + (os.environ.get('INNER') or m['inner']), 'quiet']
     t0 = time.time()
     rc = subprocess.call(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     lines = lsxlog.read(log) if os.path.exists(log) else []
-    for l in lines:
-        if l.startswith('LSX-ERROR'):
-            die('%s on %s: %s (log: %s)' % (name, kernel, l[10:], log))
-    if rc == 124:
-        die('%s on %s: guest hung (no result in %s s; log: %s)' % (name, kernel, m['timeout'], log))
-    if rc != 0:
-        die('%s on %s: guest failed with status %d (log: %s)' % (name, kernel, rc, log))
-    bad = lsxlog.splats(lsxlog.kernel_log(lines))
-    if bad:
-        die('%s on %s: kernel splat: %s (log: %s)' % (name, kernel, bad[0], log))
-    s = lsxlog.bench_samples(lines)
-    if not s:
-        die('%s on %s: the benchmark produced no number (log: %s)' % (name, kernel, log))
+    try:
+        s, tl, version = judge_boot(lines, rc, m['timeout'])
+    except BootError as e:
+        raise BootError('%s on %s: %s' % (name, kernel, e), log) from None
     print('[%s] %s rep %d on %s: %d samples in %.0f s' % (
         time.strftime('%H:%M:%S'), name, rep + 1, kernel, len(s), time.time() - t0),
         flush=True)
-    return s, lsxlog.section(lines, 'LSX-TIMELINE-BEGIN', 'LSX-TIMELINE-END')
+    return s, tl, version
 
 
 def draw_timeline(name, kernel, lines, out):
@@ -120,7 +156,7 @@ def chart(name, title, rows, path):
         import matplotlib.pyplot as plt
     except ImportError:
         print('warning: python3-matplotlib missing, no chart for %s' % name, file=sys.stderr)
-        return
+        return False
     keys = sorted({(r['case'], r['metric'], r['unit']) for r in rows},
                   key=lambda k: (k[1], k[0]))
     metrics = sorted({k[1] for k in keys})
@@ -146,6 +182,181 @@ def chart(name, title, rows, path):
     fig.tight_layout()
     fig.savefig(path, dpi=90)
     plt.close(fig)
+    return True
+
+
+def table_rows(name, m, rows):
+    """The printed table of one benchmark: (rows, problems, met, missed).
+
+    A row is (case, metric, unit, baseline, patched, ratio, runs, goal);
+    a case/metric measured on one kernel only is a problem.
+    """
+    out, problems, met, missed = [], [], 0, 0
+
+    def find(case, metric, kern):
+        return next((r for r in rows if (r['case'], r['metric']) == (case, metric)
+                     and r['kernel'] == kern), None)
+
+    def verdict(ok):
+        nonlocal met, missed
+        if ok:
+            met += 1
+        else:
+            missed += 1
+        return 'met' if ok else 'MISSED'
+
+    for case, metric, unit in sorted({(r['case'], r['metric'], r['unit']) for r in rows}):
+        rb, rp = find(case, metric, 'baseline'), find(case, metric, 'patched')
+        if not rb or not rp:
+            problems.append('%s %s %s: no samples on the %s kernel' % (
+                name, case, metric, 'baseline' if not rb else 'patched'))
+        ratio = rp['median'] / rb['median'] if rb and rp and rb['median'] else None
+        gtxt = []
+        goal = next((g for g in m['goals'] if g[:2] == (case, metric)), None)
+        if goal:
+            gtxt.append('<= %.2f %s' % (goal[2], verdict(ratio is not None
+                                                          and ratio <= goal[2])))
+        for c, mt, ocase, ometric, label, most in m['vs']:
+            ro = find(ocase, ometric, 'patched')
+            if (c, mt) == (case, metric) and rp and ro and ro['median']:
+                vs = rp['median'] / ro['median']
+                gtxt.append('%.2fx %s (<= %.2f %s)' % (vs, label, most, verdict(vs <= most)))
+        for c, mt, most in m['limits']:
+            if (c, mt) == (case, metric) and rp:
+                gtxt.append('<= %s %s' % (fmt(most), verdict(rp['median'] <= most)))
+
+        def cell(r):
+            return '%s (%s-%s)' % (fmt(r['median']), fmt(r['min']), fmt(r['max'])) if r else '-'
+        runs = '/'.join(str(r['runs']) for r in (rb, rp) if r)
+        if rb and rp and rb['runs'] == rp['runs']:
+            runs = str(rb['runs'])
+        out.append([case, metric, unit, cell(rb), cell(rp),
+                    '%.2f' % ratio if ratio is not None else '-', runs, '; '.join(gtxt)])
+    return out, problems, met, missed
+
+
+def sh(cmd):
+    try:
+        return subprocess.run(cmd, shell=True, capture_output=True, text=True,
+                              timeout=30).stdout.strip().splitlines()[0]
+    except (subprocess.SubprocessError, IndexError, OSError):
+        return ''
+
+
+def environment(reps):
+    cpu = sh("sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo")
+    base = os.environ.get('LSX_BASE_COMMIT', '')
+    dirty = ' (with uncommitted changes)' if sh('git -C %s status --porcelain -uno' % TOP) else ''
+    return {'host_cpu': cpu, 'host_cores': os.cpu_count(), 'host_kernel': os.uname().release,
+            'vcpus': int(os.environ.get('LSX_SMP') or 2),
+            'guest_mem': os.environ.get('LSX_MEM') or '2G', 'accel': 'tcg',
+            'qemu': sh('qemu-system-x86_64 --version'), 'gcc': sh('gcc --version'),
+            'base_package': os.environ.get('LSX_BASE_PACKAGE', ''), 'base_commit': base,
+            'series_commit': sh('git -C %s rev-parse HEAD' % TOP) + dirty,
+            'kernels': {}, 'reps': reps, 'inner': os.environ.get('INNER') or None}
+
+
+def write_csv(path, done, csvrows):
+    """results.csv: this run's rows, and the rows of benchmarks not run."""
+    old = []
+    if os.path.exists(path):
+        with open(path) as f:
+            old = [r for r in csv.DictReader(f) if r.get('benchmark') not in done]
+    tmp = path + '.tmp'
+    with open(tmp, 'w', newline='') as f:
+        w = csv.DictWriter(f, HEADER, extrasaction='ignore', restval='0')
+        w.writeheader()
+        for r in old:
+            w.writerow(r)
+        for r in csvrows:
+            w.writerow({k: (('%.3f' % r[k]) if isinstance(r[k], float) else r[k])
+                        for k in HEADER})
+    os.replace(tmp, path)
+
+
+def write_run(path, run):
+    """run.json: the report's input; benchmarks of earlier runs kept."""
+    names = {b['name'] for b in run['benchmarks']}
+    old = []
+    try:
+        with open(path) as f:
+            old = [b for b in json.load(f).get('benchmarks', []) if b['name'] not in names]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    doc = dict(run, benchmarks=old + run['benchmarks'],
+               updated=time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()))
+    with open(path + '.tmp', 'w') as f:
+        json.dump(doc, f, indent=1)
+    os.replace(path + '.tmp', path)
+
+
+def print_table(table):
+    head = ('benchmark', 'case', 'metric', 'unit', 'baseline median (min-max)',
+            'patched median (min-max)', 'ratio', 'runs', 'goal')
+    widths = [max(len(str(x[i])) for x in table + [head]) for i in range(len(head))]
+    print()
+    for t in [head] + table:
+        print('  '.join(str(c).ljust(w) for c, w in zip(t, widths)).rstrip())
+    print(flush=True)
+
+
+def run_bench(name, a, images, run):
+    """Boot both kernels REPS times for one benchmark; its run.json entry and csv rows."""
+    m = meta(name)
+    samples, drawn, retries = {}, {}, []
+    entry = {'name': name, 'title': m['title'], 'status': 'ok', 'cause': None, 'log': None,
+             'boots': 0, 'retries': retries, 'chart': None, 'timelines': {},
+             'columns': COLUMNS, 'rows': [], 'goals': {'met': 0, 'missed': 0}}
+    failed = False
+    for rep in range(a.reps):
+        order = KERNELS if rep % 2 == 0 else KERNELS[::-1]
+        for kern in order:
+            for attempt in (0, 1):
+                try:
+                    s, tl, version = boot(name, kern, images[kern], a.initrd, a.out, rep, m,
+                                          attempt)
+                    break
+                except BootError as e:
+                    if attempt == 0:
+                        print('[%s] %s rep %d on %s: FAILED: %s (log: %s); retrying this '
+                              'boot once' % (time.strftime('%H:%M:%S'), name, rep + 1, kern,
+                                             e, e.log), flush=True)
+                        retries.append({'kernel': kern, 'rep': rep + 1, 'cause': str(e),
+                                        'log': os.path.relpath(e.log, TOP)})
+                        continue
+                    entry.update(status='failed', cause=str(e), log=os.path.relpath(e.log, TOP))
+                    print('error: %s (log: %s); %s stopped, the other benchmarks go on' % (
+                        e, e.log, name), flush=True)
+                    failed = True
+            if failed:
+                break
+            entry['boots'] += 1
+            if version:
+                run['env']['kernels'].setdefault(kern, version)
+            for case, metric, unit, v in s:
+                samples.setdefault((case, metric, unit, kern), []).append(v)
+            if tl and kern not in drawn:
+                drawn[kern] = draw_timeline(name, kern, tl, a.out)
+        if failed:
+            break
+
+    retried = {k: sum(1 for r in retries if r['kernel'] == k) for k in KERNELS}
+    rows = []
+    for (case, metric, unit, kern), vs in sorted(samples.items()):
+        rows.append({'benchmark': name, 'case': case, 'kernel': kern, 'metric': metric,
+                     'unit': unit, 'median': statistics.median(vs), 'min': min(vs),
+                     'max': max(vs), 'runs': len(vs), 'retried': retried[kern]})
+    table, problems, met, missed = table_rows(name, m, rows)
+    if problems and not failed:
+        entry.update(status='failed', cause=problems[0])
+        print('error: %s' % problems[0], flush=True)
+    entry.update(rows=table, goals={'met': met, 'missed': missed},
+                 timelines={k: os.path.basename(p) for k, p in drawn.items() if p})
+    if rows:
+        png = os.path.join(a.out, name + '.png')
+        if chart(name, m['title'], rows, png):
+            entry['chart'] = os.path.basename(png)
+    return entry, rows
 
 
 def main():
@@ -155,92 +366,43 @@ def main():
     ap.add_argument('--baseline', required=True)
     ap.add_argument('--patched', required=True)
     ap.add_argument('--initrd', required=True)
+    ap.add_argument('--command', default='make bench')
     ap.add_argument('benches', nargs='+')
     a = ap.parse_args()
     if a.reps < 1:
         die('REPS must be at least 1')
+    for name in a.benches:
+        meta(name)
     os.makedirs(os.path.join(a.out, 'logs'), exist_ok=True)
     images = {'baseline': a.baseline, 'patched': a.patched}
-
-    allrows = []
-    table = []
-    timelines = []
+    run = {'command': a.command,
+           'started': time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()),
+           'env': environment(a.reps), 'benchmarks': []}
+    csvpath = os.path.join(a.out, 'results.csv')
+    runpath = os.path.join(a.out, 'run.json')
+    table, csvrows, done = [], [], []
     for name in a.benches:
-        m = meta(name)
-        samples = {}
-        drawn = {}
-        for rep in range(a.reps):
-            order = KERNELS if rep % 2 == 0 else KERNELS[::-1]
-            for kern in order:
-                s, tl = boot(name, kern, images[kern], a.initrd, a.out, rep, m)
-                for case, metric, unit, v in s:
-                    samples.setdefault((case, metric, unit, kern), []).append(v)
-                if tl and kern not in drawn:
-                    drawn[kern] = draw_timeline(name, kern, tl, a.out)
-        rows = []
-        for (case, metric, unit, kern), vs in sorted(samples.items()):
-            rows.append({'benchmark': name, 'case': case, 'kernel': kern, 'metric': metric,
-                         'unit': unit, 'median': statistics.median(vs), 'min': min(vs),
-                         'max': max(vs), 'runs': len(vs)})
-        allrows += rows
-        chart(name, m['title'], rows, os.path.join(a.out, name + '.png'))
-        timelines += [p for p in drawn.values() if p]
-        keys = sorted({(r['case'], r['metric'], r['unit']) for r in rows})
-        for k in keys:
-            rb = next((r for r in rows if (r['case'], r['metric'], r['unit']) == k
-                       and r['kernel'] == 'baseline'), None)
-            rp = next((r for r in rows if (r['case'], r['metric'], r['unit']) == k
-                       and r['kernel'] == 'patched'), None)
-            if not rb or not rp:
-                die('%s %s %s: no samples on the %s kernel' % (
-                    name, k[0], k[1], 'baseline' if not rb else 'patched'))
-            ratio = rp['median'] / rb['median'] if rb['median'] else float('nan')
-            goal = next((g for g in m['goals'] if g[0] == k[0] and g[1] == k[1]), None)
-            gtxt = []
-            if goal:
-                gtxt.append('<= %.2f %s' % (goal[2], 'met' if ratio <= goal[2] else 'MISSED'))
-            for case, metric, ocase, ometric, label, most in m['vs']:
-                ro = next((r for r in rows if (r['case'], r['metric']) == (ocase, ometric)
-                           and r['kernel'] == 'patched'), None)
-                if (case, metric) == k[:2] and ro and ro['median']:
-                    vs = rp['median'] / ro['median']
-                    gtxt.append('%.2fx %s (<= %.2f %s)' % (
-                        vs, label, most, 'met' if vs <= most else 'MISSED'))
-            for case, metric, most in m['limits']:
-                if (case, metric) == k[:2]:
-                    gtxt.append('<= %s %s' % (fmt(most), 'met' if rp['median'] <= most
-                                               else 'MISSED'))
-            gtxt = '; '.join(gtxt)
-            table.append((name, k[0], k[1], k[2],
-                          '%s (%s-%s)' % (fmt(rb['median']), fmt(rb['min']), fmt(rb['max'])),
-                          '%s (%s-%s)' % (fmt(rp['median']), fmt(rp['min']), fmt(rp['max'])),
-                          '%.2f' % ratio, str(rb['runs']), gtxt))
+        entry, rows = run_bench(name, a, images, run)
+        run['benchmarks'].append(entry)
+        csvrows += rows
+        done.append(name)
+        # Written after every benchmark: what was measured is never lost.
+        write_csv(csvpath, done, csvrows)
+        write_run(runpath, run)
+        table += [[name] + r for r in entry['rows']]
+        print_table([[name] + r for r in entry['rows']])
 
-    # Merge with the rows of benchmarks not run this time.
-    path = os.path.join(a.out, 'results.csv')
-    old = []
-    if os.path.exists(path):
-        with open(path) as f:
-            old = [r for r in csv.DictReader(f) if r['benchmark'] not in a.benches]
-    with open(path, 'w', newline='') as f:
-        w = csv.DictWriter(f, HEADER)
-        w.writeheader()
-        for r in old:
-            w.writerow(r)
-        for r in allrows:
-            w.writerow({k: (('%.3f' % r[k]) if isinstance(r[k], float) else r[k])
-                        for k in HEADER})
-
-    head = ('benchmark', 'case', 'metric', 'unit', 'baseline median (min-max)',
-            'patched median (min-max)', 'ratio', 'runs', 'goal')
-    widths = [max(len(str(x[i])) for x in table + [head]) for i in range(len(head))]
-    print()
-    for t in [head] + table:
-        print('  '.join(str(c).ljust(w) for c, w in zip(t, widths)).rstrip())
-    print()
-    print('results: %s; charts: %s' % (path, ', '.join(
-        [os.path.join(a.out, n + '.png') for n in a.benches] + timelines)))
-    return 0
+    print('all benchmarks of this run:')
+    print_table(table)
+    failed = [b for b in run['benchmarks'] if b['status'] != 'ok']
+    for b in run['benchmarks']:
+        for r in b['retries']:
+            print('retried: %s rep %d on %s: %s' % (b['name'], r['rep'], r['kernel'],
+                                                   r['cause']))
+    print('results: %s, %s; charts in %s' % (csvpath, runpath, a.out))
+    for b in failed:
+        print('error: benchmark %s failed: %s (log: %s)' % (b['name'], b['cause'], b['log']))
+    return 1 if failed else 0
 
 
 if __name__ == '__main__':

@@ -106,6 +106,14 @@ if [ "${1:-}" = build ]; then
 	done
 fi
 
+# The harness's own tests.
+if "$TOP/scripts/check-harness.sh"; then
+	echo "harness: tests pass"
+else
+	echo "harness: tests FAILED (make check-harness)"
+	fail=1
+fi
+
 if [ $fail != 0 ]; then
 	echo "make check: FAILED"
 	exit 1

@@ -5,7 +5,8 @@
 
 PKGS="linux-source-6.12 qemu-system-x86 busybox-static gcc make libc6-dev
 flex bison bc libelf-dev libssl-dev cpio xz-utils ccache quilt git perl
-python3 python3-matplotlib python3-ply python3-git kmod rsync"
+python3 python3-matplotlib python3-ply python3-git python3-pytest kmod rsync
+chromium fonts-dejavu-core"
 
 missing=
 for p in $PKGS; do

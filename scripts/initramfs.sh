@@ -37,12 +37,16 @@ for c in "$TOP"/guest/src/*.c; do
 	gcc -static -O2 -Wall -o "$stage/lsx/bin/$(basename "$c" .c)" "$c" ||
 		die "cannot build guest helper $c"
 done
-# Benchmarks: bench/NAME/guest.sh plus bench/NAME/*.c, statically linked.
+# Benchmarks: bench/NAME/guest.sh and its *.sh and *.awk, plus
+# bench/NAME/*.c, statically linked.
 for b in "$TOP"/bench/*/; do
 	[ -f "$b/guest.sh" ] || continue
 	n=$(basename "$b")
 	mkdir -p "$stage/lsx/bench/$n"
 	cp "$b"/*.sh "$stage/lsx/bench/$n/"
+	for f in "$b"/*.awk; do
+		[ -f "$f" ] && cp "$f" "$stage/lsx/bench/$n/"
+	done
 	for c in "$b"/*.c; do
 		[ -f "$c" ] || continue
 		gcc -static -O2 -Wall -o "$stage/lsx/bench/$n/$(basename "$c" .c)" "$c" ||

@@ -10,6 +10,8 @@ stress=${1:-0}
 "$TOP/scripts/build-kernel.sh" patched test || exit 1
 out="$BUILD/test"
 mkdir -p "$out"
+log "test: the harness's own tests (tests/, pytest)"
+"$TOP/scripts/check-harness.sh" || die "the harness's own tests failed (make check-harness)"
 log "test: packing the initramfs"
 "$TOP/scripts/initramfs.sh" test patched "$out/initramfs.cpio.gz" || exit 1
 

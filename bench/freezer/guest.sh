@@ -8,6 +8,7 @@
 # resolution:
 #   freeze_user_us    function_graph duration of freeze_processes()
 #   freeze_kernel_us  function_graph duration of freeze_kernel_threads()
+#                     (trace.awk reads every form the tracer prints)
 #   freeze_total_us   power:suspend_resume "freeze_processes" begin..end
 #                     (both phases, as suspend_prepare() sees them)
 #   suspend_resume_us s2idle suspend and resume with pm_test=devices (tasks
@@ -39,6 +40,7 @@ echo 'freeze_processes freeze_kernel_threads' >$T/set_ftrace_filter ||
 	fail "cannot filter freeze_processes/freeze_kernel_threads"
 echo function_graph >$T/current_tracer || fail "no function_graph tracer"
 echo 1 >$T/options/funcgraph-abstime
+echo 1 >$T/options/funcgraph-tail || fail "no funcgraph-tail option"
 echo 1 >$T/events/power/suspend_resume/enable || fail "no power:suspend_resume event"
 
 freeze_once() {
@@ -48,25 +50,14 @@ freeze_once() {
 	echo 0 >$T/tracing_on
 }
 
-# Print the three metrics of the last freeze for case $1.
+# Print the three metrics of the last freeze for case $1 (trace.awk), and
+# the trace itself between markers: evidence when it cannot be parsed, and
+# the recorded samples of the harness's parser tests.
 report() {
-	awk -v c="$1" '
-	/freeze_processes\(\);/ || /freeze_kernel_threads\(\);/ {
-		for (i = 1; i < NF; i++)
-			if ($(i + 1) == "us") { d = $i; break }
-		if ($0 ~ /freeze_processes/) user = d; else kern = d
-	}
-	/suspend_resume: freeze_processes\[0\] begin/ { b = $1 }
-	/suspend_resume: freeze_processes\[0\] end/ { e = $1 }
-	END {
-		if (user == "" || kern == "" || b == "" || e == "") {
-			print "LSX-ERROR freezer: " c ": trace lacks a timestamp"
-			exit 1
-		}
-		printf "LSX-BENCH %s freeze_user_us us %.1f\n", c, user
-		printf "LSX-BENCH %s freeze_kernel_us us %.1f\n", c, kern
-		printf "LSX-BENCH %s freeze_total_us us %.1f\n", c, (e - b) * 1e6
-	}' $T/trace
+	echo "LSX-TRACE-BEGIN freezer $1"
+	cat $T/trace
+	echo "LSX-TRACE-END"
+	awk -v c="$1" -f ./trace.awk $T/trace
 }
 
 for c in $CASES; do

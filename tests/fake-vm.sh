@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Stand-in for scripts/run-vm.sh in the harness's tests (LSX_RUN_VM).
+#   fake-vm.sh KERNEL INITRAMFS LOG TIMEOUT ARGS...
+# Each call takes the next line of $FAKE_VM_PLAN: ok, error, hang, splat,
+# dead, empty or onekernel; it writes a console log like a bench guest's
+# to LOG and exits with the status run-vm.sh would.
+kernel=$1 log=$3
+n=$(cat "$FAKE_VM_PLAN.n" 2>/dev/null || echo 0)
+echo $((n + 1)) >"$FAKE_VM_PLAN.n"
+what=$(sed -n "$((n + 1))p" "$FAKE_VM_PLAN")
+echo "$kernel $what" >>"$FAKE_VM_PLAN.calls"
+v=10; case $kernel in *patched*) v=5 ;; esac
+{
+	echo "LSX-USERSPACE-START mode=bench"
+	case $what in
+	ok|splat)
+		echo "LSX-BENCH c1 m_us us $((v + n % 2))"
+		echo "LSX-BENCH c2 m_us us $((v * 2))" ;;
+	onekernel)
+		echo "LSX-BENCH c1 m_us us $v"
+		[ "$v" = 10 ] && echo "LSX-BENCH c3 only_us us 1" ;;
+	error)
+		echo "LSX-ERROR freezer: c1: trace lacks freeze_processes()" ;;
+	esac
+	echo "LSX-DMESG-BEGIN"
+	echo "[    0.000000] Linux version 6.12.117 ($kernel) #1 SMP"
+	[ "$what" = splat ] && echo "[    9.000000] BUG: KASAN: slab-use-after-free in f+0x1/0x2"
+	echo "LSX-DMESG-END"
+	echo "LSX-EXIT 0"
+} >"$log"
+case $what in
+hang) exit 124 ;;
+dead) head -1 "$log" >"$log.x"; mv "$log.x" "$log"; exit 125 ;;
+empty) : >"$log"; exit 0 ;;
+esac
+exit 0

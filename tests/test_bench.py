@@ -1,0 +1,159 @@
+# SPDX-License-Identifier: GPL-2.0
+"""scripts/bench.py: judging a boot, and the failure contract of a run.
+
+A failed boot is retried once and said so (terminal, results.csv's
+'retried' column, run.json); a second failure stops that benchmark with
+its one-line cause and log while the other benchmarks go on; results.csv
+and run.json are written after every benchmark; the exit status is 1 at
+the end if any benchmark failed.  The QEMU runner is replaced by
+tests/fake-vm.sh, which plays a plan of boot outcomes.
+"""
+
+import csv
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import TOP
+import bench
+
+FAKE = os.path.join(TOP, 'tests', 'fake-vm.sh')
+
+
+def lines(*extra, status='LSX-EXIT 0'):
+    return (['LSX-USERSPACE-START mode=bench'] + list(extra) +
+            ['LSX-DMESG-BEGIN', '[    0.000000] Linux version 6.12.117 (lsx@lsx) #1 SMP',
+             'LSX-DMESG-END', status])
+
+
+def test_judge_good_boot():
+    s, tl, ver = bench.judge_boot(lines('LSX-BENCH zombies-0 freeze_total_us us 1368.5',
+                                        'LSX-TIMELINE-BEGIN', 'case deep', 'LSX-TIMELINE-END'),
+                                  0, 300)
+    assert s == [('zombies-0', 'freeze_total_us', 'us', 1368.5)]
+    assert tl == ['case deep']
+    assert ver == 'Linux version 6.12.117 (lsx@lsx) #1 SMP'
+
+
+@pytest.mark.parametrize('extra,rc,cause', [
+    (['LSX-ERROR freezer: sleepers-1000: trace lacks freeze_processes()'], 1,
+     'freezer: sleepers-1000: trace lacks freeze_processes()'),
+    (['LSX-BENCH a b us 1'], 124, 'guest hung (no result in 300 s)'),
+    (['LSX-BENCH a b us 1'], 125, 'guest failed with status 125'),
+    ([], 0, 'the benchmark produced no number'),
+])
+def test_judge_bad_boot(extra, rc, cause):
+    with pytest.raises(bench.BootError) as e:
+        bench.judge_boot(lines(*extra), rc, 300)
+    assert str(e.value) == cause
+
+
+def test_judge_splat_in_dmesg():
+    l = lines('LSX-BENCH a b us 1')
+    l.insert(l.index('LSX-DMESG-END'), '[    5.000000] WARNING: CPU: 0 PID: 1 at mm/swap.c:1 f')
+    with pytest.raises(bench.BootError) as e:
+        bench.judge_boot(l, 0, 300)
+    assert str(e.value) == 'kernel splat: [    5.000000] WARNING: CPU: 0 PID: 1 at mm/swap.c:1 f'
+
+
+def run_bench(tmp_path, plan, benches=('freezer', 'cgroup-freezer'), reps=2):
+    (tmp_path / 'plan').write_text('\n'.join(plan) + '\n')
+    out = tmp_path / 'out'
+    env = dict(os.environ, LSX_RUN_VM=FAKE, FAKE_VM_PLAN=str(tmp_path / 'plan'), INNER='1')
+    p = subprocess.run([sys.executable, os.path.join(TOP, 'scripts', 'bench.py'),
+                        '--out', str(out), '--reps', str(reps), '--baseline', 'k/baseline',
+                        '--patched', 'k/patched', '--initrd', 'i', '--command', 'make test-x']
+                       + list(benches), capture_output=True, text=True, env=env, timeout=120)
+    with open(out / 'results.csv') as f:
+        rows = list(csv.DictReader(f))
+    with open(out / 'run.json') as f:
+        run = json.load(f)
+    return p, rows, run
+
+
+def test_all_good(tmp_path):
+    p, rows, run = run_bench(tmp_path, ['ok'] * 8)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert [b['status'] for b in run['benchmarks']] == ['ok', 'ok']
+    assert {r['benchmark'] for r in rows} == {'freezer', 'cgroup-freezer'}
+    assert all(r['runs'] == '2' and r['retried'] == '0' for r in rows)
+    b = run['benchmarks'][0]
+    assert b['rows'][0][:3] == ['c1', 'm_us', 'us'] and b['rows'][0][5] == '0.52'
+    assert run['env']['kernels']['patched'].startswith('Linux version 6.12.117 (k/patched)')
+    assert run['command'] == 'make test-x' and b['chart'] == 'freezer.png'
+    assert (tmp_path / 'out' / 'freezer.png').exists()
+
+
+def test_one_failure_is_retried(tmp_path):
+    p, rows, run = run_bench(tmp_path, ['ok', 'error', 'ok', 'ok', 'ok'] + ['ok'] * 4)
+    assert p.returncode == 0, p.stdout
+    assert 'FAILED: freezer on patched: freezer: c1: trace lacks freeze_processes()' in p.stdout
+    assert 'retrying this boot once' in p.stdout
+    b = run['benchmarks'][0]
+    assert b['status'] == 'ok' and b['boots'] == 4
+    assert b['retries'] == [{'kernel': 'patched', 'rep': 1,
+                             'cause': 'freezer on patched: freezer: c1: trace lacks '
+                                      'freeze_processes()',
+                             'log': os.path.relpath(str(tmp_path / 'out' / 'logs' /
+                                                        'freezer-patched-0.log'), TOP)}]
+    r = {(x['benchmark'], x['kernel']): x for x in rows if x['case'] == 'c1'}
+    assert r[('freezer', 'patched')]['retried'] == '1' and r[('freezer', 'patched')]['runs'] == '2'
+    assert r[('freezer', 'baseline')]['retried'] == '0'
+    assert (tmp_path / 'out' / 'logs' / 'freezer-patched-0-retry.log').exists()
+
+
+@pytest.mark.parametrize('bad', ['error', 'hang', 'splat', 'dead', 'empty'])
+def test_second_failure_stops_that_benchmark_only(tmp_path, bad):
+    # freezer: rep 1 baseline ok, patched fails twice; cgroup-freezer: all good.
+    p, rows, run = run_bench(tmp_path, ['ok', bad, bad] + ['ok'] * 4)
+    assert p.returncode == 1
+    f, c = run['benchmarks']
+    assert f['status'] == 'failed' and f['cause'].startswith('freezer on patched: ')
+    assert f['log'].endswith('freezer-patched-0-retry.log')
+    assert c['status'] == 'ok' and c['boots'] == 4
+    # What freezer measured before it failed is kept, on the baseline only.
+    assert {(r['benchmark'], r['kernel']) for r in rows} == {
+        ('freezer', 'baseline'), ('cgroup-freezer', 'baseline'), ('cgroup-freezer', 'patched')}
+    assert f['rows'] and all(r[4] == '-' for r in f['rows'])
+    last = p.stdout.strip().splitlines()[-1]
+    assert last.startswith('error: benchmark freezer failed: freezer on patched: ')
+    assert 'cgroup-freezer' in p.stdout.split('all benchmarks of this run:')[1]
+
+
+def test_metric_on_one_kernel_only_fails_the_benchmark(tmp_path):
+    p, rows, run = run_bench(tmp_path, ['onekernel'] * 4, benches=('freezer',))
+    assert p.returncode == 1
+    assert run['benchmarks'][0]['cause'] == 'freezer c3 only_us: no samples on the patched kernel'
+
+
+def test_results_written_after_each_benchmark(tmp_path):
+    """A run killed during the second benchmark keeps the first one's numbers."""
+    (tmp_path / 'plan').write_text('ok\n' * 4 + 'hang\n')
+    out = tmp_path / 'out'
+    env = dict(os.environ, LSX_RUN_VM=os.path.join(TOP, 'tests', 'fake-vm-stop.sh'),
+               FAKE_VM_PLAN=str(tmp_path / 'plan'), INNER='1')
+    with open(tmp_path / 'stop.sh', 'w') as f:
+        f.write('#!/bin/bash\n[ "$(cat $FAKE_VM_PLAN.n 2>/dev/null)" = 4 ] && '
+                'kill -9 $PPID\nexec %s "$@"\n' % FAKE)
+    os.chmod(tmp_path / 'stop.sh', 0o755)
+    env['LSX_RUN_VM'] = str(tmp_path / 'stop.sh')
+    p = subprocess.run([sys.executable, os.path.join(TOP, 'scripts', 'bench.py'),
+                        '--out', str(out), '--reps', '2', '--baseline', 'k/baseline',
+                        '--patched', 'k/patched', '--initrd', 'i', 'freezer', 'dpm-async'],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert p.returncode == -9
+    with open(out / 'results.csv') as f:
+        assert {r['benchmark'] for r in csv.DictReader(f)} == {'freezer'}
+    with open(out / 'run.json') as f:
+        assert [b['name'] for b in json.load(f)['benchmarks']] == ['freezer']
+
+
+def test_rows_of_other_benchmarks_are_kept(tmp_path):
+    run_bench(tmp_path, ['ok'] * 4, benches=('freezer',))
+    (tmp_path / 'plan.n').unlink()
+    p, rows, run = run_bench(tmp_path, ['ok'] * 4, benches=('swap-exit',))
+    assert {r['benchmark'] for r in rows} == {'freezer', 'swap-exit'}
+    assert [b['name'] for b in run['benchmarks']] == ['freezer', 'swap-exit']
