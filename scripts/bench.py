@@ -304,7 +304,9 @@ def run_bench(name, a, images, run):
     """Boot both kernels REPS times for one benchmark; its run.json entry and csv rows."""
     m = meta(name)
     samples, drawn, retries = {}, {}, []
-    entry = {'name': name, 'title': m['title'], 'status': 'ok', 'cause': None, 'log': None,
+    entry = {'name': name, 'title': m['title'], 'command': a.command,
+             'started': time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()),
+             'status': 'ok', 'cause': None, 'log': None,
              'boots': 0, 'retries': retries, 'chart': None, 'timelines': {},
              'columns': COLUMNS, 'rows': [], 'goals': {'met': 0, 'missed': 0}}
     failed = False
@@ -351,6 +353,7 @@ def run_bench(name, a, images, run):
         entry.update(status='failed', cause=problems[0])
         print('error: %s' % problems[0], flush=True)
     entry.update(rows=table, goals={'met': met, 'missed': missed},
+                 updated=time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()),
                  timelines={k: os.path.basename(p) for k, p in drawn.items() if p})
     if rows:
         png = os.path.join(a.out, name + '.png')

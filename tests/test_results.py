@@ -226,7 +226,9 @@ def recorded():
 def test_recorded_console(tmp_path, name):
     """A real 'make test' console log: every listed suite and test is found.
 
-    The file's first line says '# lsx-expect passed=N failed=N skipped=N'.
+    The file's first line says '# lsx-expect passed=N failed=N skipped=N
+    status=N' (the guest's status), and a line '# lsx-expect-fail TEXT'
+    names each failure the verdict must list, in order.
     """
     with gzip.open(os.path.join(DATA, 'console', name), 'rt', errors='replace') as f:
         log = f.read()
@@ -239,4 +241,7 @@ def test_recorded_console(tmp_path, name):
                        timeout=60)
     out = p.stdout.splitlines()
     assert counts(out[-1]) == (int(want['passed']), int(want['failed']), int(want['skipped']))
+    fails = [l[len('# lsx-expect-fail '):] for l in log.splitlines()[:10]
+             if l.startswith('# lsx-expect-fail ')]
+    assert [l[6:] for l in out if l.startswith('FAIL  ') and ' passed, ' not in l] == fails
     assert p.returncode == (1 if int(want['failed']) else 0)
