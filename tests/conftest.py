@@ -11,6 +11,11 @@ DATA = os.path.join(TOP, 'tests', 'data')
 sys.path.insert(0, os.path.join(TOP, 'scripts'))
 
 
+def pytest_configure(config):
+    config.addinivalue_line('markers', 'slow: a whole run of a slow tool (make check runs '
+                            'it; make test leaves it out)')
+
+
 @pytest.fixture
 def data():
     def path(*parts):

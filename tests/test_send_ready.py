@@ -121,6 +121,7 @@ def files_of(out, topic):
     return sorted(p.name for p in d.iterdir())
 
 
+@pytest.mark.slow
 def test_four_topics_numbered_alone(sent):
     out, r, _ = sent
     assert len(TOPICS) == 4
@@ -133,6 +134,7 @@ def test_four_topics_numbered_alone(sent):
                              for k, p in enumerate(orig, 1)]
 
 
+@pytest.mark.slow
 def test_subjects(sent):
     out, _, _ = sent
     for topic in TOPICS:
@@ -147,6 +149,7 @@ def test_subjects(sent):
             assert headers((out / topic / name).read_text())[0]['Subject'] == want
 
 
+@pytest.mark.slow
 def test_to_cc_after_subject(sent):
     out, _, _ = sent
     for topic in TOPICS:
@@ -170,6 +173,7 @@ def test_to_cc_after_subject(sent):
     assert 'linux-pm@vger.kernel.org' in h['Cc']
 
 
+@pytest.mark.slow
 def test_identity_and_notes(sent):
     out, _, _ = sent
     sob = 'Signed-off-by: %s <%s>' % (NAME, EMAIL)
@@ -189,6 +193,7 @@ def test_identity_and_notes(sent):
                 assert '\nNotes:' not in text.split('\ndiff --git ')[0]
 
 
+@pytest.mark.slow
 def test_cover_letter(sent, base):
     out, _, benches = sent
     for topic in TOPICS:
@@ -209,6 +214,7 @@ def test_cover_letter(sent, base):
             assert all(len(l) <= 80 for l in body.split('\n') if l.startswith('  case'))
 
 
+@pytest.mark.slow
 def test_summary_lines(sent):
     out, r, _ = sent
     for topic in TOPICS:
@@ -237,6 +243,7 @@ def sparse_am(repo, sha, d, *series_):
     return trees
 
 
+@pytest.mark.slow
 def test_git_am_each_topic_alone(sent, base, tmp_path):
     """Each topic's sent patches apply alone to the base and give the same
     tree as the topic's patches in patches/."""
@@ -248,6 +255,7 @@ def test_git_am_each_topic_alone(sent, base, tmp_path):
         assert a == b, topic
 
 
+@pytest.mark.slow
 def test_checkpatch_no_worse(sent, base):
     out, _, _ = sent
     new = next((out / 'cgroup-freezer').glob('0002-*.patch'))
