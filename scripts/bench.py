@@ -24,6 +24,7 @@ table of the whole run.  Exit status 1 if any benchmark failed.
 
 import argparse
 import csv
+import hashlib
 import json
 import os
 import statistics
@@ -243,6 +244,18 @@ def sh(cmd):
         return ''
 
 
+def build_info(image):
+    """What tells the two kernels apart: the series applied and the image."""
+    src = os.path.join(os.path.dirname(image), '..', '..', '..', '..', 'src')
+    n = sh('git -C %s rev-list --count refs/heads/base..HEAD' % src)
+    try:
+        with open(image, 'rb') as f:
+            digest = hashlib.sha256(f.read()).hexdigest()[:16]
+    except OSError:
+        digest = '?'
+    return '%s patch(es) over the base; bzImage sha256 %s...' % (n or '?', digest)
+
+
 def environment(reps):
     cpu = sh("sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo")
     base = os.environ.get('LSX_BASE_COMMIT', '')
@@ -333,8 +346,8 @@ def run_bench(name, a, images, run):
             if failed:
                 break
             entry['boots'] += 1
-            if version:
-                run['env']['kernels'].setdefault(kern, version)
+            if version and kern not in run['env']['kernels']:
+                run['env']['kernels'][kern] = '%s; %s' % (version, build_info(images[kern]))
             for case, metric, unit, v in s:
                 samples.setdefault((case, metric, unit, kern), []).append(v)
             if tl and kern not in drawn:
