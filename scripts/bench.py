@@ -178,6 +178,10 @@ def chart(name, title, rows, path):
         ax.set_xticks(range(len(ks)))
         ax.set_xticklabels([k[0] for k in ks])
         ax.set_ylabel('%s (%s)' % (metric, ks[0][2]))
+        # Cases a hundred times apart: a log scale keeps the small ones visible.
+        pos = [r['min'] for r in rows if r['metric'] == metric and r['min'] > 0]
+        if pos and max(r['max'] for r in rows if r['metric'] == metric) > 100 * min(pos):
+            ax.set_yscale('log')
         ax.legend(fontsize=8)
     fig.suptitle('%s: median, min-max bars' % title)
     fig.tight_layout()

@@ -53,7 +53,7 @@ h2 { border-bottom: 1px solid #ccc; margin-top: 1.6em; }
 table { border-collapse: collapse; margin: 0.6em 0; }
 th, td { border: 1px solid #bbb; padding: 3px 8px; text-align: left; vertical-align: top; }
 th { background: #eee; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.met { background: #dff0d8; }
 td.missed { background: #f2dede; color: #a00; font-weight: bold; }
 .meta { color: #555; }
