@@ -3,10 +3,13 @@
 """Run benchmarks on the baseline and patched bench kernels, interleaved.
 
 usage: bench.py --out DIR --reps N --baseline BZIMAGE --patched BZIMAGE
+                [--step BENCH=NNNN=BZIMAGE ...]
                 --initrd INITRAMFS [--command TEXT] BENCH [BENCH ...]
 
 Each repetition boots both kernels, the order alternating between
-repetitions; each boot runs the benchmark's guest script, which prints
+repetitions; a benchmark with --step kernels (the kernels in between,
+with its topic's patches up to patch NNNN: 'upto-NNNN') boots those too,
+between the two, and gets a per-patch table next to its main one; each boot runs the benchmark's guest script, which prints
 'LSX-BENCH case metric unit value' lines.  For every benchmark, case,
 kernel and metric the samples of all boots are reduced to median, min and
 max.  A guest that prints a device callback timeline between
@@ -150,6 +153,13 @@ def fmt(v):
     return '%.2f' % v
 
 
+def kernel_order(names):
+    """baseline, the step kernels by patch number, patched."""
+    steps = sorted(n for n in names if n not in KERNELS)
+    return [k for k in ('baseline',) if k in names] + steps + \
+        [k for k in ('patched',) if k in names]
+
+
 def chart(name, title, rows, path):
     try:
         import matplotlib
@@ -160,11 +170,15 @@ def chart(name, title, rows, path):
         return False
     keys = sorted({(r['case'], r['metric'], r['unit']) for r in rows},
                   key=lambda k: (k[1], k[0]))
+    kernels = kernel_order({r['kernel'] for r in rows})
+    width = 0.76 / len(kernels)
+    colors = ['#8c8c8c', '#f0a040', '#60b060', '#b070c0', '#d05050'][:len(kernels) - 1] + \
+        ['#2b7bb9']
     metrics = sorted({k[1] for k in keys})
     fig, axes = plt.subplots(len(metrics), 1, figsize=(9, 2.8 * len(metrics)), squeeze=False)
     for ax, metric in zip(axes[:, 0], metrics):
         ks = [k for k in keys if k[1] == metric]
-        for i, kern in enumerate(KERNELS):
+        for i, kern in enumerate(kernels):
             med, lo, hi = [], [], []
             for k in ks:
                 r = next((r for r in rows if (r['case'], r['metric'], r['unit']) == k
@@ -172,9 +186,9 @@ def chart(name, title, rows, path):
                 med.append(r['median'] if r else 0)
                 lo.append(r['median'] - r['min'] if r else 0)
                 hi.append(r['max'] - r['median'] if r else 0)
-            x = [j + (i - 0.5) * 0.38 for j in range(len(ks))]
-            ax.bar(x, med, 0.38, yerr=[lo, hi], capsize=3, label=kern,
-                   color=('#8c8c8c', '#2b7bb9')[i])
+            x = [j + (i - (len(kernels) - 1) / 2) * width for j in range(len(ks))]
+            ax.bar(x, med, width, yerr=[lo, hi], capsize=3, label=kern,
+                   color=colors[i % len(colors)])
         ax.set_xticks(range(len(ks)))
         ax.set_xticklabels([k[0] for k in ks])
         ax.set_ylabel('%s (%s)' % (metric, ks[0][2]))
@@ -188,6 +202,44 @@ def chart(name, title, rows, path):
     fig.savefig(path, dpi=90)
     plt.close(fig)
     return True
+
+
+def patch_subject(num):
+    """The subject of patches/NNNN-*.patch, or ''."""
+    d = os.path.join(TOP, 'patches')
+    for f in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+        if f.startswith(num + '-') and f.endswith('.patch'):
+            with open(os.path.join(d, f)) as fh:
+                subj = None
+                for l in fh:
+                    if subj is not None:
+                        if not l.startswith(' '):
+                            return subj
+                        subj += ' ' + l.strip()
+                    elif l.startswith('Subject:'):
+                        subj = l.split(']', 1)[-1].strip()
+                return subj or ''
+    return ''
+
+
+def step_rows(rows, kernels):
+    """The per-patch table: every case/metric's median on each kernel and its
+    ratio to the baseline's; columns case, metric, unit, then the kernels."""
+    out = []
+    for case, metric, unit in sorted({(r['case'], r['metric'], r['unit']) for r in rows}):
+        got = {r['kernel']: r for r in rows if (r['case'], r['metric']) == (case, metric)}
+        base = got.get('baseline')
+        cells = []
+        for k in kernels:
+            r = got.get(k)
+            if not r:
+                cells.append('-')
+            elif k == 'baseline' or not base or not base['median']:
+                cells.append(fmt(r['median']))
+            else:
+                cells.append('%s (%.2f)' % (fmt(r['median']), r['median'] / base['median']))
+        out.append([case, metric, unit] + cells)
+    return out
 
 
 def table_rows(name, m, rows):
@@ -317,9 +369,25 @@ def print_table(table):
     print(flush=True)
 
 
+def print_steps(name, st):
+    """The per-patch table of one benchmark, and what each kernel holds."""
+    print('%s, patch by patch (ratio to the baseline):' % name)
+    for k, what in sorted(st['kernels'].items()):
+        print('  %s: %s' % (k, what))
+    head = st['columns']
+    widths = [max(len(str(x[i])) for x in st['rows'] + [head]) for i in range(len(head))]
+    print()
+    for t in [head] + st['rows']:
+        print('  '.join(str(c).ljust(w) for c, w in zip(t, widths)).rstrip())
+    print(flush=True)
+
+
 def run_bench(name, a, images, run):
-    """Boot both kernels REPS times for one benchmark; its run.json entry and csv rows."""
+    """Boot the kernels REPS times for one benchmark; its run.json entry and csv rows."""
     m = meta(name)
+    steps = [(lab, img) for b, lab, img in a.step if b == name]
+    images = dict(images, **{lab: img for lab, img in steps})
+    kernels = ['baseline'] + [lab for lab, _ in steps] + ['patched']
     samples, drawn, retries = {}, {}, []
     entry = {'name': name, 'title': m['title'], 'command': a.command,
              'started': time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()),
@@ -328,7 +396,7 @@ def run_bench(name, a, images, run):
              'columns': COLUMNS, 'rows': [], 'goals': {'met': 0, 'missed': 0}}
     failed = False
     for rep in range(a.reps):
-        order = KERNELS if rep % 2 == 0 else KERNELS[::-1]
+        order = kernels if rep % 2 == 0 else kernels[::-1]
         for kern in order:
             for attempt in (0, 1):
                 try:
@@ -359,7 +427,7 @@ def run_bench(name, a, images, run):
         if failed:
             break
 
-    retried = {k: sum(1 for r in retries if r['kernel'] == k) for k in KERNELS}
+    retried = {k: sum(1 for r in retries if r['kernel'] == k) for k in kernels}
     rows = []
     for (case, metric, unit, kern), vs in sorted(samples.items()):
         rows.append({'benchmark': name, 'case': case, 'kernel': kern, 'metric': metric,
@@ -369,6 +437,14 @@ def run_bench(name, a, images, run):
     if problems and not failed:
         entry.update(status='failed', cause=problems[0])
         print('error: %s' % problems[0], flush=True)
+    if steps:
+        entry['steps'] = {
+            'columns': ['case', 'metric', 'unit'] + [
+                k if k in KERNELS else k + ' (ratio)' for k in kernels],
+            'rows': step_rows(rows, kernels),
+            'kernels': {lab: 'the test-only patches and %s up to %s: %s' % (
+                m.get('steps', name).split()[0], lab[5:], patch_subject(lab[5:]))
+                for lab, _ in steps}}
     entry.update(rows=table, goals={'met': met, 'missed': missed},
                  updated=time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()),
                  timelines={k: os.path.basename(p) for k, p in drawn.items() if p})
@@ -385,12 +461,18 @@ def main():
     ap.add_argument('--reps', type=int, default=5)
     ap.add_argument('--baseline', required=True)
     ap.add_argument('--patched', required=True)
+    ap.add_argument('--step', action='append', default=[],
+                    help='BENCH=NNNN=BZIMAGE: a kernel with the topic up to patch NNNN')
     ap.add_argument('--initrd', required=True)
     ap.add_argument('--command', default='make bench')
     ap.add_argument('benches', nargs='+')
     a = ap.parse_args()
     if a.reps < 1:
         die('REPS must be at least 1')
+    try:
+        a.step = [(b, 'upto-' + n, img) for b, n, img in (x.split('=', 2) for x in a.step)]
+    except ValueError:
+        die('--step takes BENCH=NNNN=BZIMAGE')
     for name in a.benches:
         meta(name)
     os.makedirs(os.path.join(a.out, 'logs'), exist_ok=True)
@@ -411,6 +493,8 @@ def main():
         write_run(runpath, run)
         table += [[name] + r for r in entry['rows']]
         print_table([[name] + r for r in entry['rows']])
+        if entry.get('steps'):
+            print_steps(name, entry['steps'])
 
     print('all benchmarks of this run:')
     print_table(table)

@@ -27,6 +27,16 @@ for p in "${all[@]}"; do
 	fi
 done
 
+# No patch may keep a marker for text still to be written (a benchmark
+# table to fill in, a TODO/FIXME added by the series).
+for p in "${all[@]}"; do
+	if grep -nE '@@[A-Z0-9-]+@@|^\+.*\b(TODO|FIXME|XXX)\b' "$TOP/patches/$p" >/tmp/lsx-marker.$$; then
+		sed "s|^|marker: $p: |" /tmp/lsx-marker.$$
+		fail=1
+	fi
+done
+rm -f /tmp/lsx-marker.$$
+
 # One scratch tree, reset between the apply checks.
 t="$BUILD/check/tree"
 reset_tree() { scratch_tree "$t" "$repo" "$base"; }

@@ -173,7 +173,8 @@ def html_table(b):
         cells = []
         for c, v in zip(cols, r):
             cls = goal_class(str(v)) if c == 'goal' else (
-                'num' if c in ('ratio', 'runs') or 'median' in c else '')
+                'num' if c in ('ratio', 'runs', 'baseline', 'patched') or 'median' in c
+                or '(ratio)' in c else '')
             cells.append('<td%s>%s</td>' % (' class="%s"' % cls if cls else '', esc(v)))
         out.append('<tr>' + ''.join(cells) + '</tr>')
     return '\n'.join(out + ['</table>'])
@@ -233,6 +234,12 @@ def write_report(indir, outdir):
             h.append(html_table(b))
         else:
             h.append('<p class="meta">no measurements</p>')
+        st = b.get('steps')
+        if st and st.get('rows'):
+            h.append('<h3>Patch by patch (ratio to the baseline)</h3><ul>' + ''.join(
+                '<li><code>%s</code>: %s</li>' % (esc(k), esc(v))
+                for k, v in sorted((st.get('kernels') or {}).items())) + '</ul>')
+            h.append(html_table(st))
         for label, fn in images(b):
             path = os.path.join(indir, fn)
             try:
@@ -256,6 +263,10 @@ def write_report(indir, outdir):
         m += ['- retry: ' + retry_text(r) for r in retries]
         m += ['- missing %s: %s' % (l, fn) for n, l, fn in missing if n == name]
         m += [''] + (md_table(b) if b.get('rows') else ['no measurements']) + ['']
+        if st and st.get('rows'):
+            m += ['Patch by patch (ratio to the baseline):', '']
+            m += ['- %s: %s' % kv for kv in sorted((st.get('kernels') or {}).items())]
+            m += [''] + md_table(st) + ['']
         md_sections.append('\n'.join(m))
 
     # Page.

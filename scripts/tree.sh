@@ -3,7 +3,9 @@
 # Prepare a kernel source tree: the cached base plus a set of patches,
 # applied as commits with 'git am'.
 #   tree.sh VARIANT DIR     VARIANT is 'patched' (the whole series),
-#                           'baseline' (test-only patches) or 'base'.
+#                           'baseline' (test-only patches), 'base', or
+#                           'step-TOPIC-K' (test-only patches and the
+#                           first K patches of TOPIC, see series.sh step).
 # Files the patches do not touch keep their mtimes across calls, so
 # that an out-of-tree build over DIR stays incremental.
 . "$(dirname "$0")/lib.sh"
@@ -15,6 +17,9 @@ case $variant in
 patched) list=$("$TOP/scripts/series.sh" all) || exit 1 ;;
 baseline) list=$("$TOP/scripts/series.sh" baseline) || exit 1 ;;
 base) list= ;;
+step-*-[0-9]*)
+	t=${variant#step-}
+	list=$("$TOP/scripts/series.sh" step "${t%-*}" "${t##*-}") || exit 1 ;;
 *) die "unknown variant '$variant'" ;;
 esac
 

@@ -10,7 +10,7 @@ n=$(cat "$FAKE_VM_PLAN.n" 2>/dev/null || echo 0)
 echo $((n + 1)) >"$FAKE_VM_PLAN.n"
 what=$(sed -n "$((n + 1))p" "$FAKE_VM_PLAN")
 echo "$kernel $what" >>"$FAKE_VM_PLAN.calls"
-v=10; case $kernel in *patched*) v=5 ;; esac
+v=10; case $kernel in *patched*) v=5 ;; *step*) v=8 ;; esac
 {
 	echo "LSX-USERSPACE-START mode=bench"
 	case $what in

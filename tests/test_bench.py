@@ -59,14 +59,14 @@ def test_judge_splat_in_dmesg():
     assert str(e.value) == 'kernel splat: [    5.000000] WARNING: CPU: 0 PID: 1 at mm/swap.c:1 f'
 
 
-def run_bench(tmp_path, plan, benches=('freezer', 'cgroup-freezer'), reps=2):
+def run_bench(tmp_path, plan, benches=('freezer', 'cgroup-freezer'), reps=2, extra=()):
     (tmp_path / 'plan').write_text('\n'.join(plan) + '\n')
     out = tmp_path / 'out'
     env = dict(os.environ, LSX_RUN_VM=FAKE, FAKE_VM_PLAN=str(tmp_path / 'plan'), INNER='1')
     p = subprocess.run([sys.executable, os.path.join(TOP, 'scripts', 'bench.py'),
                         '--out', str(out), '--reps', str(reps), '--baseline', 'k/baseline',
                         '--patched', 'k/patched', '--initrd', 'i', '--command', 'make test-x']
-                       + list(benches), capture_output=True, text=True, env=env, timeout=120)
+                       + list(extra) + list(benches), capture_output=True, text=True, env=env, timeout=120)
     with open(out / 'results.csv') as f:
         rows = list(csv.DictReader(f))
     with open(out / 'run.json') as f:
@@ -85,6 +85,30 @@ def test_all_good(tmp_path):
     assert run['env']['kernels']['patched'].startswith('Linux version 6.12.117 (k/patched)')
     assert run['command'] == 'make test-x' and b['chart'] == 'freezer.png'
     assert (tmp_path / 'out' / 'freezer.png').exists()
+
+
+def test_step_kernels_give_a_per_patch_table(tmp_path):
+    # freezer has one kernel in between (patch 0002): three kernels a rep,
+    # the order reversed on the second rep; cgroup-freezer has none.
+    p, rows, run = run_bench(tmp_path, ['ok'] * 10,
+                             extra=['--step', 'freezer=0002=k/step-freezer-1'])
+    assert p.returncode == 0, p.stdout + p.stderr
+    calls = [l.split()[0] for l in (tmp_path / 'plan.calls').read_text().splitlines()]
+    assert calls[:6] == ['k/baseline', 'k/step-freezer-1', 'k/patched',
+                         'k/patched', 'k/step-freezer-1', 'k/baseline']
+    assert calls[6:] == ['k/baseline', 'k/patched', 'k/patched', 'k/baseline']
+    f, c = run['benchmarks']
+    assert 'steps' not in c
+    st = f['steps']
+    assert st['columns'] == ['case', 'metric', 'unit', 'baseline', 'upto-0002 (ratio)',
+                             'patched']
+    assert st['rows'][1] == ['c2', 'm_us', 'us', '20.0', '16.0 (0.80)', '10.0 (0.50)']
+    assert list(st['kernels']) == ['upto-0002']
+    assert {r['kernel'] for r in rows if r['benchmark'] == 'freezer'} == {
+        'baseline', 'upto-0002', 'patched'}
+    assert 'freezer, patch by patch (ratio to the baseline):' in p.stdout
+    # The main table still compares the baseline with the whole series.
+    assert f['rows'][1][3:6] == ['20.0 (20.0-20.0)', '10.0 (10.0-10.0)', '0.50']
 
 
 def test_one_failure_is_retried(tmp_path):

@@ -49,7 +49,13 @@ RUN = {
                    '0.80', '10', '<= 0.50 MISSED'],
                   ['tree-64', 'resume_us', 'us', '300 (290-310)', '290 (280-300)',
                    '0.97', '10', '']],
-         'goals': {'met': 1, 'missed': 1}},
+         'goals': {'met': 1, 'missed': 1},
+         'steps': {'columns': ['case', 'metric', 'unit', 'baseline', 'upto-0011 (ratio)',
+                               'patched'],
+                   'rows': [['tree-64', 'suspend_us', 'us', '5000', '4500 (0.90)',
+                             '4000 (0.80)']],
+                   'kernels': {'upto-0011': 'the test-only patches and dpm-async up to '
+                                            '0011: PM: sleep: <first> part'}}},
         {'name': 'freezer', 'title': 'Freezer latency with tasks that never freeze',
          'status': 'failed',
          'cause': 'freezer on patched: kernel splat: WARNING at kernel/freezer.c',
@@ -118,6 +124,11 @@ def test_report(bench, tmp_path):
     assert 'build/bench/logs/freezer-patched-2.log' in page
     assert 'patched kernel rep 3: guest hung' in page
     assert '<td>zombies-0</td>' in page  # the failed benchmark's partial table
+    # The per-patch table of a benchmark with kernels in between.
+    assert '<h3>Patch by patch (ratio to the baseline)</h3>' in page
+    assert '<li><code>upto-0011</code>: the test-only patches and dpm-async up to 0011: ' \
+        'PM: sleep: &lt;first&gt; part</li>' in page
+    assert '<th>upto-0011 (ratio)</th>' in page and '<td class="num">4500 (0.90)</td>' in page
 
     # Self-contained: three embedded PNGs, nothing fetched from elsewhere.
     assert len(re.findall(r'<img src="data:image/png;base64,[A-Za-z0-9+/=]+"', page)) == 3
@@ -129,6 +140,9 @@ def test_report(bench, tmp_path):
     assert '| chain-16 | suspend_us | us | 1368 (1337-1539) | 1362 (1339-1451) | 1.00 | 10 | ' \
         '<= 1.10 met |' in md
     assert '**<= 0.50 MISSED**' in md
+    assert '| tree-64 | suspend_us | us | 5000 | 4500 (0.90) | 4000 (0.80) |' in md
+    assert '- upto-0011: the test-only patches and dpm-async up to 0011: PM: sleep: <first> ' \
+        'part' in md
     assert '- status: failed, 5 boots; cause: freezer on patched: kernel splat: WARNING at ' \
         'kernel/freezer.c; log: build/bench/logs/freezer-patched-2.log' in md
     assert '- retry: patched kernel rep 3: guest hung' in md

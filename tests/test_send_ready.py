@@ -140,12 +140,14 @@ def test_subjects(sent):
     for topic in TOPICS:
         orig = series('topic', topic)
         m = len(orig)
+        v = int(topic_header(topic, 'Version'))
+        pre = 'PATCH' if v == 1 else 'PATCH v%d' % v
         h, _ = headers((out / topic / '0000-cover-letter.patch').read_text())
-        assert h['Subject'] == '[PATCH 0/%d] %s' % (m, topic_header(topic, 'Subject'))
+        assert h['Subject'] == '[%s 0/%d] %s' % (pre, m, topic_header(topic, 'Subject'))
         for k, (p, name) in enumerate(zip(orig, files_of(out, topic)[1:]), 1):
             title = re.sub(r'^\[PATCH[^]]*\] ', '',
                            headers((TOP / 'patches' / p).read_text())[0]['Subject'])
-            want = '[PATCH %d/%d] %s' % (k, m, title) if m > 1 else '[PATCH] ' + title
+            want = '[%s %d/%d] %s' % (pre, k, m, title) if m > 1 else '[%s] %s' % (pre, title)
             assert headers((out / topic / name).read_text())[0]['Subject'] == want
 
 
@@ -178,19 +180,32 @@ def test_identity_and_notes(sent):
     out, _, _ = sent
     sob = 'Signed-off-by: %s <%s>' % (NAME, EMAIL)
     for topic in TOPICS:
-        for name in files_of(out, topic):
+        v = int(topic_header(topic, 'Version'))
+        src = [None] + series('topic', topic)
+        for name, p in zip(files_of(out, topic), src):
             text = (out / topic / name).read_text()
             h, _ = headers(text)
-            assert h['From'] == '%s <%s>' % (NAME, EMAIL)
+            # The placeholder identity becomes the sender's; a real one stays.
+            orig = headers((TOP / 'patches' / p).read_text())[0]['From'] if p else ''
+            own = orig and 'series@invalid' not in orig
+            assert h['From'] == (orig if own else '%s <%s>' % (NAME, EMAIL))
             assert 'series@invalid' not in text.split('\ndiff --git ')[0]
             assert 'Kernel Series Developers' not in text
             assert 'checkpatch-ignore' not in text
             if name != '0000-cover-letter.patch':
                 msg = text.split('\n---\n', 1)[0]
-                assert msg.count(sob) == 1 and msg.count('Signed-off-by:') == 1
-                # the only notes were checkpatch-ignore ones: no Notes: block left
-                assert re.search(r'\n---\n [^\n]+\|', text), name
-                assert '\nNotes:' not in text.split('\ndiff --git ')[0]
+                if own:
+                    assert msg.count('Signed-off-by:') >= 1
+                else:
+                    assert msg.count(sob) == 1 and msg.count('Signed-off-by:') == 1
+                below = text.split('\n---\n', 1)[1].split('\ndiff --git ')[0]
+                if v == 1:
+                    # the only notes were checkpatch-ignore ones: no Notes: block left
+                    assert re.search(r'\n---\n [^\n]+\|', text), name
+                    assert '\nNotes:' not in text.split('\ndiff --git ')[0]
+                else:
+                    # below '---', as git format-patch --notes puts it
+                    assert 'Changes in v%d:' % v in below, name
 
 
 @pytest.mark.slow
@@ -200,7 +215,11 @@ def test_cover_letter(sent, base):
         text = (out / topic / '0000-cover-letter.patch').read_text()
         body = text.split('\n\n', 1)[1]
         assert body.rstrip('\n').endswith('base-commit: ' + base[1])
-        assert '\n%s (%d):\n' % (NAME, len(series('topic', topic))) in body
+        authors = [headers((TOP / 'patches' / p).read_text())[0]['From']
+                   for p in series('topic', topic)]
+        names = [NAME if 'series@invalid' in a else a.split(' <')[0] for a in authors]
+        for n in set(names):
+            assert '\n%s (%d):\n' % (n, names.count(n)) in body, body
         assert re.search(r'^ \d+ files? changed', body, re.M)
         for b in topic_header(topic, 'Benchmark').split():
             i = benches.index(b)
@@ -219,8 +238,9 @@ def test_summary_lines(sent):
     out, r, _ = sent
     for topic in TOPICS:
         m = len(series('topic', topic))
-        assert re.search(r'^send-ready: %s: %d patch\(es\), v1, To: [1-9]\d*, Cc: [1-9]\d* -> '
-                         r'%s/$' % (re.escape(topic), m, re.escape(os.path.realpath(out / topic))),
+        v = int(topic_header(topic, 'Version'))
+        assert re.search(r'^send-ready: %s: %d patch\(es\), v%d, To: [1-9]\d*, Cc: [1-9]\d* -> '
+                         r'%s/$' % (re.escape(topic), m, v, re.escape(os.path.realpath(out / topic))),
                          r.stdout, re.M), r.stdout
 
 

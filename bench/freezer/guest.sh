@@ -2,6 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Freezer latency with many tasks that never freeze.  Runs in the guest.
 #
+# Cases KIND-N (guest/src/spawn.c): zombies-N, N unreaped zombies;
+# sleepers-N, N processes asleep in pause(), which must freeze;
+# forkstorm-N, N processes forking and reaping short-lived children as
+# fast as they can, all through the freeze (every fork moves total_forks).
+#
 # Each case sets up its tasks, then does one warm-up freeze and $1
 # measured freezes of s2idle with pm_test=freezer (the system freezes
 # tasks, then thaws at once).  Times come from ftrace with microsecond
@@ -17,7 +22,7 @@
 #                     LSX_FREEZER_E2E (default zombies-30000)
 reps=${1:-1}
 T=/sys/kernel/tracing
-CASES=${LSX_FREEZER_CASES:-zombies-0 zombies-1000 sleepers-1000 zombies-30000}
+CASES=${LSX_FREEZER_CASES:-zombies-0 zombies-1000 sleepers-1000 zombies-30000 forkstorm-4}
 E2E=${LSX_FREEZER_E2E:-zombies-30000}
 
 fail() { echo "LSX-ERROR freezer: $*"; exit 1; }

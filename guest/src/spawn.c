@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * spawn zombies|sleepers N
+ * spawn zombies|sleepers|forkstorm N
  *
  * Start a holder process that owns N children, then print the holder's
  * pid and exit.  With "zombies" every child exits at once and stays a
  * zombie (the holder never reaps it); with "sleepers" every child sleeps
- * in pause().  The pid is printed only when all N children are in that
- * state.  SIGTERM to the holder kills and reaps the children, then the
- * holder exits.
+ * in pause(); with "forkstorm" every child forks short-lived children
+ * (which exit at once) and reaps them, as fast as it can, for ever.  The
+ * pid is printed only when all N children are in that state.  SIGTERM to
+ * the holder kills and reaps the children, then the holder exits.
  */
 #include <errno.h>
 #include <signal.h>
@@ -24,7 +25,22 @@ static void on_term(int sig)
 	stop = 1;
 }
 
-static int holder(int n, int zombies, int fd)
+enum kind { ZOMBIES, SLEEPERS, FORKSTORM };
+
+static void forkstorm(void)
+{
+	pid_t c;
+
+	for (;;) {
+		c = fork();
+		if (c == 0)
+			_exit(0);
+		if (c > 0)
+			waitpid(c, NULL, 0);
+	}
+}
+
+static int holder(int n, enum kind kind, int fd)
 {
 	struct sigaction sa = { .sa_handler = on_term };
 	pid_t *pids = calloc(n, sizeof(*pids));
@@ -41,8 +57,10 @@ static int holder(int n, int zombies, int fd)
 			return 1;
 		}
 		if (pids[i] == 0) {
-			if (zombies)
+			if (kind == ZOMBIES)
 				_exit(0);
+			if (kind == FORKSTORM)
+				forkstorm();
 			for (;;)
 				pause();
 		}
@@ -50,14 +68,14 @@ static int holder(int n, int zombies, int fd)
 	for (i = 0; i < n; i++) {
 		siginfo_t si;
 
-		if (zombies) {
+		if (kind == ZOMBIES) {
 			/* Wait until the child is a zombie, but leave it one. */
 			while (waitid(P_PID, pids[i], &si, WEXITED | WNOWAIT) < 0 &&
 			       errno == EINTR)
 				;
 		}
 	}
-	if (!zombies) {
+	if (kind == SLEEPERS) {
 		/* Sleepers: wait until each is asleep in pause(). */
 		for (i = 0; i < n; i++) {
 			char path[64], buf[512], *s;
@@ -82,7 +100,7 @@ static int holder(int n, int zombies, int fd)
 	while (!stop)
 		pause();
 	for (i = 0; i < n; i++)
-		if (!zombies)
+		if (kind != ZOMBIES)
 			kill(pids[i], SIGKILL);
 	while (wait(NULL) > 0 || errno == EINTR)
 		;
@@ -91,17 +109,20 @@ static int holder(int n, int zombies, int fd)
 
 int main(int argc, char **argv)
 {
-	int p[2], n, zombies;
+	int p[2], n;
+	enum kind kind;
 	char buf[32];
 	ssize_t len;
 	pid_t pid;
 
-	if (argc != 3 || (strcmp(argv[1], "zombies") && strcmp(argv[1], "sleepers"))) {
-		fprintf(stderr, "usage: spawn zombies|sleepers N\n");
+	if (argc != 3 || (strcmp(argv[1], "zombies") && strcmp(argv[1], "sleepers") &&
+			  strcmp(argv[1], "forkstorm"))) {
+		fprintf(stderr, "usage: spawn zombies|sleepers|forkstorm N\n");
 		return 2;
 	}
 	n = atoi(argv[2]);
-	zombies = !strcmp(argv[1], "zombies");
+	kind = !strcmp(argv[1], "zombies") ? ZOMBIES :
+	       !strcmp(argv[1], "sleepers") ? SLEEPERS : FORKSTORM;
 	if (pipe(p))
 		return 1;
 	pid = fork();
@@ -112,7 +133,7 @@ int main(int argc, char **argv)
 		setsid();
 		/* Do not keep the caller's stdout open: $(spawn ...) must return. */
 		freopen("/dev/null", "w", stdout);
-		_exit(holder(n, zombies, p[1]));
+		_exit(holder(n, kind, p[1]));
 	}
 	close(p[1]);
 	len = read(p[0], buf, sizeof(buf) - 1);
