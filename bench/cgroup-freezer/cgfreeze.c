@@ -5,10 +5,12 @@
  *
  *	cgfreeze CASE REPS
  *
- * CASE is all-nN, top-nN or top-tasks-nN; the program builds the tree
+ * CASE is all-nN, top-nN, top-tasks-nN or depth-dN; the program builds the
+ * tree
  *
  *	A -> {B, C}, B -> {D, E, F}, C -> {G}, each of D..G -> N leaves
  *
+ * (depth-dN: a chain of N cgroups instead, see below)
  * under /sys/fs/cgroup/lsx-cgfreeze/, runs one warm-up round that is not
  * reported and REPS reported rounds, prints one line per sample
  *
@@ -36,6 +38,18 @@
  *		"frozen 1", plus the time from the start of the write of 0
  *		until it reads "frozen 0".  Also prints the number of tasks
  *		found in the leaves once: LSX-BENCH CASE tasks count 4N.
+ *   depth-dN	a chain of N cgroups, lsx-cgfreeze/d/d/.../d, with
+ *		DEPTH_TASKS (10) sleeping processes in the bottom one and
+ *		none elsewhere; freeze and thaw the top one as in
+ *		top-tasks-nN (write 1 until the top reads "frozen 1", write 0
+ *		until it reads "frozen 0").  Every one of the N cgroups
+ *		changes state, bottom-up when the last task stops and
+ *		top-down on the thaw, so the case shows the cost of carrying
+ *		the frozen state up and down a deep hierarchy next to that
+ *		of stopping real tasks.  A single pair is timed with about a
+ *		millisecond of resolution (see below), so each sample is the
+ *		median of DEPTH_PAIRS (11) pairs.  Also prints the number of
+ *		tasks found in the bottom cgroup once.
  *
  * After every freeze and thaw the "frozen" values in cgroup.events of A..G
  * are checked, and those of all leaves after every freeze and thaw of
@@ -85,8 +99,11 @@
 #define POLL_MS		1		/* re-read cgroup.events at least this often */
 #define GAP_MS		20		/* pause between rounds, > rate limit */
 #define MAX_N		100000
+#define MAX_DEPTH	200		/* cgroup nesting is not limited, paths are */
+#define DEPTH_TASKS	10		/* sleepers in the bottom of the chain */
+#define DEPTH_PAIRS	11		/* freeze/thaw pairs per depth-dN sample */
 
-enum kind { ALL, TOP, TOP_TASKS };
+enum kind { ALL, TOP, TOP_TASKS, DEPTH };
 
 /* The inner cgroups, in the order the all-nN case writes them. */
 enum { A, B, C, D, E, F, G, NR_INNER };
@@ -107,6 +124,7 @@ static int events_fd[NR_INNER] = { -1, -1, -1, -1, -1, -1, -1 };
 static pid_t *tasks;		/* top-tasks: one sleeper per leaf */
 static int nr_tasks;
 static int tree_made;		/* ROOT is ours to remove on failure */
+static int chain_len;		/* depth-dN: cgroups in the chain */
 
 static void cleanup(void);
 
@@ -201,31 +219,38 @@ static int64_t write_freeze(int node, int freeze)
 }
 
 /*
- * Write to A's cgroup.freeze and wait until A's cgroup.events shows the
- * same frozen value; the time from the start of the write, in ns.
+ * Write to an inner cgroup's cgroup.freeze and wait until its
+ * cgroup.events shows the same frozen value; the time from the start of
+ * the write, in ns.
  */
-static int64_t freeze_wait(int freeze)
+static int64_t freeze_wait_node(int node, const char *path, int freeze)
 {
-	struct pollfd pfd = { .fd = events_fd[A], .events = POLLPRI | POLLERR };
+	struct pollfd pfd = { .fd = events_fd[node], .events = POLLPRI | POLLERR };
 	int64_t t0 = now_ns(), t;
 	int v;
 
-	if (write(freeze_fd[A], freeze ? "1" : "0", 1) != 1)
-		fail("write %d to %s/cgroup.freeze: %s", freeze, inner_path[A],
+	if (write(freeze_fd[node], freeze ? "1" : "0", 1) != 1)
+		fail("write %d to %s/cgroup.freeze: %s", freeze, path,
 		     strerror(errno));
 	for (;;) {
-		v = read_frozen(events_fd[A]);
+		v = read_frozen(events_fd[node]);
 		t = now_ns();
 		if (v < 0)
-			fail("cannot read %s/cgroup.events", inner_path[A]);
+			fail("cannot read %s/cgroup.events", path);
 		if (v == freeze)
 			return t - t0;
 		if (t - t0 > WAIT_NS)
-			fail("A still reads frozen %d %.1f s after writing %d",
-			     v, (t - t0) / 1e9, freeze);
+			fail("%s still reads frozen %d %.1f s after writing %d",
+			     path, v, (t - t0) / 1e9, freeze);
 		if (poll(&pfd, 1, POLL_MS) < 0 && errno != EINTR)
-			fail("poll %s/cgroup.events: %s", inner_path[A], strerror(errno));
+			fail("poll %s/cgroup.events: %s", path, strerror(errno));
 	}
+}
+
+/* The same for A. */
+static int64_t freeze_wait(int freeze)
+{
+	return freeze_wait_node(A, inner_path[A], freeze);
 }
 
 /* Check the frozen state of A..G against want[]; @when names the step. */
@@ -320,36 +345,103 @@ static void build_tree(int n)
 	}
 }
 
+/* The cgroup at @level (1 = the top) of the depth-dN chain. */
+static const char *chain_path(int level)
+{
+	static char buf[sizeof(ROOT) + 2 * MAX_DEPTH + 1];
+	int i, len;
+
+	len = snprintf(buf, sizeof(buf), "%s", ROOT);
+	for (i = 0; i < level; i++)
+		len += snprintf(buf + len, sizeof(buf) - len, "/d");
+	return buf;
+}
+
+/*
+ * Build the chain of @n cgroups under ROOT; the top one's files take the
+ * slots of A, which this case does not make.
+ */
+static void build_chain(int n)
+{
+	int i;
+
+	if (remove_tree(ROOT))
+		fail("cannot remove an old %s: %s", ROOT, strerror(errno));
+	tree_made = 1;
+	make_dir(ROOT);
+	for (i = 1; i <= n; i++)
+		make_dir(chain_path(i));
+	chain_len = n;
+	freeze_fd[A] = open_file(chain_path(1), "cgroup.freeze", O_WRONLY);
+	events_fd[A] = open_file(chain_path(1), "cgroup.events", O_RDONLY);
+	if (freeze_fd[A] < 0 || events_fd[A] < 0)
+		fail("cannot open %s/cgroup.{freeze,events}: %s", chain_path(1),
+		     strerror(errno));
+}
+
+/* Start one sleeping process in cgroup @dir (clone3 into the cgroup). */
+static void spawn_one(const char *dir)
+{
+	struct clone_args args;
+	long pid;
+	int fd;
+
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		fail("open %s: %s", dir, strerror(errno));
+	memset(&args, 0, sizeof(args));
+	args.flags = CLONE_INTO_CGROUP;
+	args.exit_signal = SIGCHLD;
+	args.cgroup = fd;
+	pid = syscall(SYS_clone3, &args, sizeof(args));
+	if (pid == 0) {
+		for (;;)
+			pause();
+	}
+	close(fd);
+	if (pid < 0)
+		fail("clone3 into %s: %s", dir, strerror(errno));
+	tasks[nr_tasks++] = pid;
+}
+
+/* depth-dN: DEPTH_TASKS sleepers in the bottom cgroup of the chain. */
+static void spawn_chain_tasks(void)
+{
+	int i;
+
+	tasks = calloc(DEPTH_TASKS, sizeof(*tasks));
+	if (!tasks)
+		fail("out of memory");
+	fflush(stdout);
+	for (i = 0; i < DEPTH_TASKS; i++)
+		spawn_one(chain_path(chain_len));
+}
+
+/* Check that every cgroup of the chain reads frozen @want. */
+static void check_chain(int want, const char *when)
+{
+	int i, v;
+
+	for (i = 1; i <= chain_len; i++) {
+		v = read_frozen_path(chain_path(i));
+		if (v != want)
+			fail("after %s: %s reads frozen %d, expected %d", when,
+			     chain_path(i), v, want);
+	}
+}
+
 /* Start one sleeping process directly in each leaf (clone3 into the cgroup). */
 static void spawn_tasks(int n)
 {
-	struct clone_args args;
-	int p, i, fd;
-	long pid;
+	int p, i;
 
 	tasks = calloc(4 * (size_t)n, sizeof(*tasks));
 	if (!tasks)
 		fail("out of memory");
 	fflush(stdout);
 	for (p = D; p <= G; p++)
-		for (i = 0; i < n; i++) {
-			fd = open(leaf_path(p, i), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			if (fd < 0)
-				fail("open %s: %s", leaf_path(p, i), strerror(errno));
-			memset(&args, 0, sizeof(args));
-			args.flags = CLONE_INTO_CGROUP;
-			args.exit_signal = SIGCHLD;
-			args.cgroup = fd;
-			pid = syscall(SYS_clone3, &args, sizeof(args));
-			if (pid == 0) {
-				for (;;)
-					pause();
-			}
-			close(fd);
-			if (pid < 0)
-				fail("clone3 into %s: %s", leaf_path(p, i), strerror(errno));
-			tasks[nr_tasks++] = pid;
-		}
+		for (i = 0; i < n; i++)
+			spawn_one(leaf_path(p, i));
 }
 
 /* Processes listed in the leaves' cgroup.procs; each leaf must hold one. */
@@ -375,6 +467,24 @@ static int count_tasks(int n)
 			total += c;
 		}
 	return total;
+}
+
+/* Processes listed in the chain's bottom cgroup.procs. */
+static int count_chain_tasks(void)
+{
+	char buf[4096];
+	int fd, c = 0;
+	ssize_t r, j;
+
+	fd = open_file(chain_path(chain_len), "cgroup.procs", O_RDONLY);
+	if (fd < 0)
+		fail("open %s/cgroup.procs: %s", chain_path(chain_len),
+		     strerror(errno));
+	while ((r = read(fd, buf, sizeof(buf))) > 0)
+		for (j = 0; j < r; j++)
+			c += buf[j] == '\n';
+	close(fd);
+	return c;
 }
 
 /*
@@ -434,6 +544,20 @@ static void cleanup(void)
 	close_files();
 	if (tree_made)
 		remove_tree(ROOT);
+}
+
+static void teardown_chain(void)
+{
+	int i;
+
+	kill_tasks();
+	close_files();
+	for (i = chain_len; i >= 1; i--)
+		if (remove_dir(chain_path(i)))
+			fail("rmdir %s: %s", chain_path(i), strerror(errno));
+	if (remove_dir(ROOT))
+		fail("rmdir %s: %s", ROOT, strerror(errno));
+	tree_made = 0;
 }
 
 static void teardown(int n)
@@ -514,6 +638,27 @@ static int64_t round_tasks(int n)
 	return sum;
 }
 
+/*
+ * depth-dN: median over DEPTH_PAIRS of (freeze the top until it reads
+ * frozen 1 + thaw it until it reads frozen 0).
+ */
+static int64_t round_depth(void)
+{
+	int64_t pair[DEPTH_PAIRS];
+	int i;
+
+	for (i = 0; i < DEPTH_PAIRS; i++) {
+		pair[i] = freeze_wait_node(A, chain_path(1), 1);
+		check_chain(1, "freezing the top");
+		pair[i] += freeze_wait_node(A, chain_path(1), 0);
+		check_chain(0, "thawing the top");
+		settle();
+		sleep_ms(GAP_MS);
+	}
+	qsort(pair, DEPTH_PAIRS, sizeof(pair[0]), cmp_i64);
+	return pair[DEPTH_PAIRS / 2];
+}
+
 int main(int argc, char **argv)
 {
 	enum kind kind;
@@ -537,16 +682,30 @@ int main(int argc, char **argv)
 	} else if (!strncmp(case_name, "top-tasks-n", 11)) {
 		kind = TOP_TASKS;
 		s = case_name + 11;
+	} else if (!strncmp(case_name, "depth-d", 7)) {
+		kind = DEPTH;
+		s = case_name + 7;
 	} else {
-		fail("unknown case (all-nN, top-nN or top-tasks-nN)");
+		fail("unknown case (all-nN, top-nN, top-tasks-nN or depth-dN)");
 	}
 	n = atoi(s);
-	if (n < 1 || n > MAX_N || reps < 1)
+	if (n < 1 || n > (kind == DEPTH ? MAX_DEPTH : MAX_N) || reps < 1)
 		fail("bad N (%s) or REPS (%s)", s, argv[2]);
 	if (access("/sys/fs/cgroup/cgroup.subtree_control", F_OK))
 		fail("no cgroup2 at /sys/fs/cgroup");
 
-	build_tree(n);
+	if (kind == DEPTH) {
+		build_chain(n);
+		spawn_chain_tasks();
+		r = count_chain_tasks();
+		if (r != DEPTH_TASKS)
+			fail("%d tasks in %s, expected %d", r, chain_path(n),
+			     DEPTH_TASKS);
+		printf("LSX-BENCH %s tasks count %d\n", case_name, r);
+		settle();
+	} else {
+		build_tree(n);
+	}
 	if (kind == TOP) {
 		/* Freeze D..G beforehand, not timed. */
 		for (i = D; i <= G; i++)
@@ -572,6 +731,9 @@ int main(int argc, char **argv)
 		case TOP:
 			v = round_top(n);
 			break;
+		case DEPTH:
+			v = round_depth();
+			break;
 		default:
 			v = round_tasks(n);
 			break;
@@ -585,6 +747,9 @@ int main(int argc, char **argv)
 			write_freeze(i, 0);
 		check_inner(none_frozen, "thawing D..G");
 	}
-	teardown(n);
+	if (kind == DEPTH)
+		teardown_chain();
+	else
+		teardown(n);
 	return 0;
 }
