@@ -23,6 +23,15 @@ DIR/results.csv and DIR/run.json (the report's input, see report.py) are
 rewritten with everything measured so far, merged with the rows of
 benchmarks not run this time, and its table is printed; at the end the
 table of the whole run.  Exit status 1 if any benchmark failed.
+
+Numbers are only as good as the host is quiet: the guests run under TCG
+on the host's CPUs, so a build or a test suite running next to a boot
+slows its guest down unevenly.  For every boot the CPU time the host
+spent on anything but that boot's QEMU (and this script) is taken from
+/proc/stat and from the boot's own resource usage; when it averages more
+than LSX_BUSY_CPUS CPUs (default 0.25) over the boot, the boot is run
+again, up to twice, and the last attempt is kept.  Each such boot is
+listed in run.json ('busy') and at the end of the run, with the load.
 """
 
 import argparse
@@ -30,6 +39,7 @@ import csv
 import hashlib
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -113,25 +123,57 @@ def judge_boot(lines, rc, timeout):
     return s, lsxlog.section(lines, 'LSX-TIMELINE-BEGIN', 'LSX-TIMELINE-END'), version
 
 
-def boot(name, kernel, image, initrd, out, rep, m, attempt=0):
-    log = os.path.join(out, 'logs', '%s-%s-%d%s.log' % (name, kernel, rep,
-                                                       '-retry' if attempt else ''))
+BUSY_RETRIES = 2
+
+
+def host_busy_seconds():
+    """CPU seconds the host has spent busy since boot (/proc/stat, all CPUs).
+
+    LSX_PROC_STAT names another file in the same format (the harness's
+    own tests)."""
+    with open(os.environ.get('LSX_PROC_STAT') or '/proc/stat') as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    # user nice system idle iowait irq softirq steal (guest time is in user)
+    busy = sum(v[:8]) - v[3] - v[4]
+    return busy / os.sysconf('SC_CLK_TCK')
+
+
+def own_seconds():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def boot(name, kernel, image, initrd, out, rep, m, attempt=0, busy_try=0):
+    """One boot: (samples, timeline, version, other CPUs busy on the host)."""
+    log = os.path.join(out, 'logs', '%s-%s-%d%s%s.log' % (
+        name, kernel, rep, '-retry' if attempt else '', '-busy%d' % busy_try if busy_try else ''))
     # LSX_RUN_VM: a stand-in for run-vm.sh (the harness's own tests).
     vm = os.environ.get('LSX_RUN_VM') or os.path.join(TOP, 'scripts', 'run-vm.sh')
     args = [vm, image, initrd, log, m['timeout'],
             'lsx.mode=bench', 'lsx.bench=' + name,
             'lsx.reps=' + (os.environ.get('INNER') or m['inner']), 'quiet']
-    t0 = time.time()
-    rc = subprocess.call(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    t0, h0, o0 = time.time(), host_busy_seconds(), own_seconds()
+    p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    p.returncode = rc = os.waitstatus_to_exitcode(status)
+    wall = max(time.time() - t0, 1e-3)
+    # ru covers run-vm.sh and everything it waited for, QEMU included.
+    other = host_busy_seconds() - h0 - (ru.ru_utime + ru.ru_stime) - (own_seconds() - o0)
+    busy = max(other, 0.0) / wall
     lines = lsxlog.read(log) if os.path.exists(log) else []
     try:
         s, tl, version = judge_boot(lines, rc, m['timeout'])
     except BootError as e:
         raise BootError('%s on %s: %s' % (name, kernel, e), log) from None
-    print('[%s] %s rep %d on %s: %d samples in %.0f s' % (
-        time.strftime('%H:%M:%S'), name, rep + 1, kernel, len(s), time.time() - t0),
+    print('[%s] %s rep %d on %s: %d samples in %.0f s%s' % (
+        time.strftime('%H:%M:%S'), name, rep + 1, kernel, len(s), wall,
+        '; host busy with %.2f CPUs besides the guest' % busy if busy > busy_limit() else ''),
         flush=True)
-    return s, tl, version
+    return s, tl, version, busy
+
+
+def busy_limit():
+    return float(os.environ.get('LSX_BUSY_CPUS') or 0.25)
 
 
 def draw_timeline(name, kernel, lines, out):
@@ -388,20 +430,35 @@ def run_bench(name, a, images, run):
     steps = [(lab, img) for b, lab, img in a.step if b == name]
     images = dict(images, **{lab: img for lab, img in steps})
     kernels = ['baseline'] + [lab for lab, _ in steps] + ['patched']
-    samples, drawn, retries = {}, {}, []
+    samples, drawn, retries, busy = {}, {}, [], []
     entry = {'name': name, 'title': m['title'], 'command': a.command,
              'started': time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()),
              'status': 'ok', 'cause': None, 'log': None,
-             'boots': 0, 'retries': retries, 'chart': None, 'timelines': {},
+             'boots': 0, 'retries': retries, 'busy': busy, 'chart': None, 'timelines': {},
              'columns': COLUMNS, 'rows': [], 'goals': {'met': 0, 'missed': 0}}
     failed = False
     for rep in range(a.reps):
         order = kernels if rep % 2 == 0 else kernels[::-1]
         for kern in order:
+            busy_try = 0
             for attempt in (0, 1):
                 try:
-                    s, tl, version = boot(name, kern, images[kern], a.initrd, a.out, rep, m,
-                                          attempt)
+                    s, tl, version, load = boot(name, kern, images[kern], a.initrd, a.out,
+                                                rep, m, attempt, busy_try)
+                    while load > busy_limit():
+                        kept = busy_try == BUSY_RETRIES
+                        busy.append({'kernel': kern, 'rep': rep + 1, 'cpus': round(load, 2),
+                                     'kept': kept})
+                        if kept:
+                            print('[%s] %s rep %d on %s: kept, the host was busy on all %d '
+                                  'attempts' % (time.strftime('%H:%M:%S'), name, rep + 1,
+                                                kern, BUSY_RETRIES + 1), flush=True)
+                            break
+                        busy_try += 1
+                        print('[%s] %s rep %d on %s: booting again on a quieter host' % (
+                            time.strftime('%H:%M:%S'), name, rep + 1, kern), flush=True)
+                        s, tl, version, load = boot(name, kern, images[kern], a.initrd,
+                                                    a.out, rep, m, attempt, busy_try)
                     break
                 except BootError as e:
                     if attempt == 0:
@@ -503,6 +560,10 @@ def main():
         for r in b['retries']:
             print('retried: %s rep %d on %s: %s' % (b['name'], r['rep'], r['kernel'],
                                                    r['cause']))
+        for r in b.get('busy', []):
+            print('host busy: %s rep %d on %s: %.2f CPUs besides the guest%s' % (
+                b['name'], r['rep'], r['kernel'], r['cpus'],
+                ', kept' if r['kept'] else ', booted again'))
     print('results: %s, %s; charts in %s' % (csvpath, runpath, a.out))
     for b in failed:
         print('error: benchmark %s failed: %s (log: %s)' % (b['name'], b['cause'], b['log']))

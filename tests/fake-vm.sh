@@ -3,8 +3,10 @@
 # Stand-in for scripts/run-vm.sh in the harness's tests (LSX_RUN_VM).
 #   fake-vm.sh KERNEL INITRAMFS LOG TIMEOUT ARGS...
 # Each call takes the next line of $FAKE_VM_PLAN: ok, error, hang, splat,
-# dead, empty or onekernel; it writes a console log like a bench guest's
-# to LOG and exits with the status run-vm.sh would.
+# dead, empty, onekernel or busy; it writes a console log like a bench
+# guest's to LOG and exits with the status run-vm.sh would.  busy is an
+# ok boot during which the host (the file $LSX_PROC_STAT stands for
+# /proc/stat) spent 1000 s of CPU time on something else.
 kernel=$1 log=$3
 n=$(cat "$FAKE_VM_PLAN.n" 2>/dev/null || echo 0)
 echo $((n + 1)) >"$FAKE_VM_PLAN.n"
@@ -14,7 +16,7 @@ v=10; case $kernel in *patched*) v=5 ;; *step*) v=8 ;; esac
 {
 	echo "LSX-USERSPACE-START mode=bench"
 	case $what in
-	ok|splat)
+	ok|splat|busy)
 		echo "LSX-BENCH c1 m_us us $((v + n % 2))"
 		echo "LSX-BENCH c2 m_us us $((v * 2))" ;;
 	onekernel)
@@ -30,6 +32,9 @@ v=10; case $kernel in *patched*) v=5 ;; *step*) v=8 ;; esac
 	echo "LSX-EXIT 0"
 } >"$log"
 case $what in
+busy)
+	awk -v t="$(getconf CLK_TCK)" 'NR == 1 { $2 += 1000 * t } { print }' \
+		"$LSX_PROC_STAT" >"$LSX_PROC_STAT.x" && mv "$LSX_PROC_STAT.x" "$LSX_PROC_STAT" ;;
 hang) exit 124 ;;
 dead) head -1 "$log" >"$log.x"; mv "$log.x" "$log"; exit 125 ;;
 empty) : >"$log"; exit 0 ;;
