@@ -18,13 +18,18 @@ if [ ${#all[@]} -gt 0 ]; then
 	git -C "$dir" am -q --committer-date-is-author-date "${all[@]/#/$TOP/patches/}" ||
 		die "the series does not apply (see 'git -C $dir am --show-current-patch')"
 fi
-# A documented checkpatch exception below a patch's '---' line lives in
-# the work tree as a git note on its commit; make export writes it back,
-# and rebase and commit --amend carry it along.
+# The notes below a patch's '---' line (a documented checkpatch exception,
+# "Changes in vN:") live in the work tree as a git note on its commit; make
+# export writes them back, and rebase and commit --amend carry them along.
 git -C "$dir" config notes.rewriteRef refs/notes/commits
 mapfile -t commits < <(git -C "$dir" rev-list --reverse base..HEAD)
 for i in "${!all[@]}"; do
-	note=$(sed -n 's/^ *\(checkpatch-ignore: \)/\1/p' "$TOP/patches/${all[$i]}")
+	note=$(awk '
+		!sep { if ($0 == "---") sep = 1; next }
+		!in_notes { if ($0 == "Notes:") in_notes = 1; else if ($0 != "") exit; next }
+		/^    / { print substr($0, 5); next }
+		/^$/ { print ""; next }
+		{ exit }' "$TOP/patches/${all[$i]}")
 	[ -z "$note" ] || git -C "$dir" notes add -m "$note" "${commits[$i]}" ||
 		die "cannot attach the note of ${all[$i]}"
 done
