@@ -443,9 +443,11 @@ def run_bench(name, a, images, run):
             busy_try = 0
             for attempt in (0, 1):
                 try:
-                    s, tl, version, load = boot(name, kern, images[kern], a.initrd, a.out,
-                                                rep, m, attempt, busy_try)
-                    while load > busy_limit():
+                    while True:
+                        s, tl, version, load = boot(name, kern, images[kern], a.initrd,
+                                                    a.out, rep, m, attempt, busy_try)
+                        if load <= busy_limit():
+                            break
                         kept = busy_try == BUSY_RETRIES
                         busy.append({'kernel': kern, 'rep': rep + 1, 'cpus': round(load, 2),
                                      'kept': kept})
@@ -457,8 +459,6 @@ def run_bench(name, a, images, run):
                         busy_try += 1
                         print('[%s] %s rep %d on %s: booting again on a quieter host' % (
                             time.strftime('%H:%M:%S'), name, rep + 1, kern), flush=True)
-                        s, tl, version, load = boot(name, kern, images[kern], a.initrd,
-                                                    a.out, rep, m, attempt, busy_try)
                     break
                 except BootError as e:
                     if attempt == 0:
