@@ -28,6 +28,18 @@ log() { printf '[%s] %s\n' "$(elapsed)" "$*" >&2; }
 # One line, non-zero exit: the contract for every error the harness reports.
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# need_space DIR MIB WHAT: stop early, and say so, when the filesystem of
+# DIR has less than MIB MiB free for WHAT, instead of failing half-way
+# through a checkout or a build.  LSX_FREE_MB stands in for the free
+# space (the harness's tests).
+need_space() {
+	local dir=$1 mib=$2 what=$3 free
+	while [ ! -d "$dir" ]; do dir=$(dirname "$dir"); done
+	free=${LSX_FREE_MB:-$(df -Pm "$dir" | awk 'NR == 2 { print $4 }')}
+	[ "$free" -ge "$mib" ] ||
+		die "$what needs about $mib MiB free on the filesystem of $dir, which has $free MiB"
+}
+
 need_cmd() {
 	local c
 	for c in "$@"; do

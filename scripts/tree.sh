@@ -23,6 +23,14 @@ step-*-[0-9]*)
 *) die "unknown variant '$variant'" ;;
 esac
 
+# A kernel checkout takes about 1.7 GiB: the cached base tree, the
+# scratch clone and DIR each hold one.
+need=0
+ls -d "$CACHE"/base-* >/dev/null 2>&1 || need=$((need + 2300))
+[ -d "$BUILD/kernel/.am/.git" ] || need=$((need + 1700))
+[ -d "$dir/.git" ] || need=$((need + 1700))
+[ "$need" = 0 ] || need_space "$BUILD" "$need" "the $variant kernel tree"
+
 repo=$("$TOP/scripts/base-tree.sh") || exit 1
 base=$(git -C "$repo" rev-parse refs/heads/base) || die "no base commit in $repo"
 

@@ -15,7 +15,10 @@
  *   sleeping_workers_peak  (with "workers") the peak number of async
  *			workers asleep outside any device callback: tasks
  *			inside a workqueue work item whose function is
- *			async_run_entry_fn (workqueue:workqueue_execute_start
+ *			async_run_entry_fn (the async API, which the PM core
+ *			of the base uses) or dpm_async_work_fn (the PM core's
+ *			own work items, patched kernel)
+ *			(workqueue:workqueue_execute_start
  *			.. workqueue_execute_end), not between
  *			power:device_pm_callback_start and _end, and switched
  *			out in a sleeping state (sched:sched_switch prev_state
@@ -42,7 +45,7 @@
 #include <string.h>
 
 struct task {
-	unsigned char in_work;		/* inside an async_run_entry_fn item */
+	unsigned char in_work;		/* inside an async device work item */
 	unsigned char asleep;		/* switched out, not runnable */
 	unsigned short depth;		/* device callbacks entered */
 };
@@ -303,7 +306,8 @@ int main(int argc, char **argv)
 		if (!workers)
 			continue;
 		if (!strncmp(ev, "workqueue_execute_start:", 24)) {
-			if (!strstr(payload, "function async_run_entry_fn"))
+			if (!strstr(payload, "function async_run_entry_fn") &&
+			    !strstr(payload, "function dpm_async_work_fn"))
 				continue;
 			t = task(pid);
 			if (t) {
@@ -349,7 +353,7 @@ int main(int argc, char **argv)
 	printf("LSX-BENCH %s resume_us us %.1f\n", c, (dpm_resume_end - resume_noirq) * 1e6);
 	if (workers) {
 		if (!items)
-			die(c, "no async_run_entry_fn work items in the trace", NULL);
+			die(c, "no async device work items in the trace", NULL);
 		printf("LSX-BENCH %s sleeping_workers_peak count %ld\n", c, peak);
 		printf("dpm-async: %s: %ld trace lines, %ld async work items\n", c, line_nr,
 		       items);

@@ -40,10 +40,13 @@
 #                    behind them although nothing holds them up
 #   links            6 chains of 40, 0.5-1.5 ms, 180 links between
 #                    cousins: 240 devices, ~1.4 s
+#   fanout           a root of 10 ms with 1000 async children of 0.1-1 ms:
+#                    1001 devices, ~3.4 s
+#   fanout-syncparent  the same with a sync root
 reps=${1:-1}
 T=/sys/kernel/tracing
 D=/sys/kernel/debug/dpm_tree
-TREES=${LSX_DPM_TREES:-deep wide slow-async-last links}
+TREES=${LSX_DPM_TREES:-deep wide slow-async-last links fanout fanout-syncparent}
 TIMELINE=${LSX_DPM_TIMELINE:-slow-async-last-async}
 
 fail() { echo "LSX-ERROR dpm-async: $*"; exit 1; }
@@ -69,6 +72,12 @@ desc() {
 		;;
 	links)
 		echo "seed=4 levels=6,1*39 dur=500-1500 links=180"
+		;;
+	fanout)
+		echo "seed=5 levels=1,1000 dur=100-1000$(slow 0 10000)"
+		;;
+	fanout-syncparent)
+		echo "seed=5 levels=1,1000 dur=100-1000 mode=0:s$(slow 0 10000)"
 		;;
 	*)
 		return 1
