@@ -13,8 +13,9 @@ between the two, and gets a per-patch table next to its main one; each boot runs
 'LSX-BENCH case metric unit value' lines.  For every benchmark, case,
 kernel and metric the samples of all boots are reduced to median, min and
 max.  A guest that prints a device callback timeline between
-LSX-TIMELINE-BEGIN and LSX-TIMELINE-END also gets
-DIR/NAME-timeline-KERNEL.png (and .txt) from its first boot on each kernel.
+LSX-TIMELINE-BEGIN and LSX-TIMELINE-END (a 'case CASE' line first; one
+such section per case charted) also gets DIR/NAME-timeline-CASE-KERNEL.png
+(and .txt) from its first boot on each kernel.
 
 A boot that fails (LSX-ERROR, hang, splat, bad status, no number) is
 retried once; a second failure stops that benchmark with its one-line
@@ -102,7 +103,8 @@ class BootError(Exception):
 def judge_boot(lines, rc, timeout):
     """The samples of one boot's console @lines and QEMU status @rc.
 
-    Returns (samples, timeline lines or None, 'Linux version' line or '');
+    Returns (samples, [timeline lines, one list per section], 'Linux version'
+    line or '');
     raises BootError (without a log path) for a boot that must not count.
     """
     for l in lines:
@@ -120,7 +122,7 @@ def judge_boot(lines, rc, timeout):
     if not s:
         raise BootError('the benchmark produced no number', None)
     version = next((lsxlog.TS.sub('', l) for l in klog if 'Linux version ' in l), '')
-    return s, lsxlog.section(lines, 'LSX-TIMELINE-BEGIN', 'LSX-TIMELINE-END'), version
+    return s, lsxlog.sections(lines, 'LSX-TIMELINE-BEGIN', 'LSX-TIMELINE-END'), version
 
 
 BUSY_RETRIES = 2
@@ -144,7 +146,7 @@ def own_seconds():
 
 
 def boot(name, kernel, image, initrd, out, rep, m, attempt=0, busy_try=0):
-    """One boot: (samples, timeline, version, other CPUs busy on the host)."""
+    """One boot: (samples, timelines, version, other CPUs busy on the host)."""
     log = os.path.join(out, 'logs', '%s-%s-%d%s%s.log' % (
         name, kernel, rep, '-retry' if attempt else '', '-busy%d' % busy_try if busy_try else ''))
     # LSX_RUN_VM: a stand-in for run-vm.sh (the harness's own tests).
@@ -177,11 +179,12 @@ def busy_limit():
 
 
 def draw_timeline(name, kernel, lines, out):
-    """DIR/NAME-timeline-KERNEL.txt and .png from a boot's timeline lines."""
-    base = os.path.join(out, '%s-timeline-%s' % (name, kernel))
+    """DIR/NAME-timeline-CASE-KERNEL.txt and .png from a boot's timeline lines
+    (DIR/NAME-timeline-KERNEL.* if they name no case)."""
+    case = timeline.parse(lines)[0]
+    base = os.path.join(out, '%s-timeline-%s%s' % (name, case + '-' if case else '', kernel))
     with open(base + '.txt', 'w') as f:
         f.write('\n'.join(lines) + '\n')
-    case = timeline.parse(lines)[0]
     if timeline.render(lines, base + '.png', '%s %s on the %s kernel' % (name, case, kernel)):
         return base + '.png'
     return None
@@ -479,8 +482,10 @@ def run_bench(name, a, images, run):
                 run['env']['kernels'][kern] = '%s; %s' % (version, build_info(images[kern]))
             for case, metric, unit, v in s:
                 samples.setdefault((case, metric, unit, kern), []).append(v)
-            if tl and kern not in drawn:
-                drawn[kern] = draw_timeline(name, kern, tl, a.out)
+            for t in tl:
+                key = ', '.join(x for x in (timeline.parse(t)[0], kern) if x)
+                if key not in drawn:
+                    drawn[key] = draw_timeline(name, kern, t, a.out)
         if failed:
             break
 

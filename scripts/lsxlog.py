@@ -45,6 +45,20 @@ def section(lines, begin, end):
     return out
 
 
+def sections(lines, begin, end):
+    """Every run of lines between two marker lines, in order (complete ones)."""
+    out, cur = [], None
+    for l in lines:
+        if l == begin:
+            cur = []
+        elif l == end and cur is not None:
+            out.append(cur)
+            cur = None
+        elif cur is not None:
+            cur.append(l)
+    return out
+
+
 def kernel_log(lines):
     """The guest's dmesg dump if it got that far, else the raw console."""
     d = section(lines, 'LSX-DMESG-BEGIN', 'LSX-DMESG-END')

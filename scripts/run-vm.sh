@@ -20,7 +20,7 @@ need_cmd qemu-system-x86_64 timeout
 # once, which -no-reboot turns into QEMU's exit: the host never waits
 # for a dead guest longer than it must.
 cmdline="console=ttyS0,115200 panic=-1 oops=panic softlockup_panic=1
-hung_task_panic=1 hung_task_timeout_secs=${LSX_HUNG_S:-60} nmi_watchdog=0
+hung_task_panic=1 sysctl.kernel.hung_task_timeout_secs=${LSX_HUNG_S:-60}
 log_buf_len=16M printk.devkmsg=on rdinit=/init tsc=reliable $*"
 
 # Under TCG the guest's TSC is the host's.  The guest calibrates it against

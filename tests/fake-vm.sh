@@ -3,10 +3,11 @@
 # Stand-in for scripts/run-vm.sh in the harness's tests (LSX_RUN_VM).
 #   fake-vm.sh KERNEL INITRAMFS LOG TIMEOUT ARGS...
 # Each call takes the next line of $FAKE_VM_PLAN: ok, error, hang, splat,
-# dead, empty, onekernel or busy; it writes a console log like a bench
+# dead, empty, onekernel, busy or timelines; it writes a console log like a bench
 # guest's to LOG and exits with the status run-vm.sh would.  busy is an
 # ok boot during which the host (the file $LSX_PROC_STAT stands for
-# /proc/stat) spent 1000 s of CPU time on something else.
+# /proc/stat) spent 1000 s of CPU time on something else; timelines is an ok
+# boot that prints the callback timelines of two cases.
 kernel=$1 log=$3
 n=$(cat "$FAKE_VM_PLAN.n" 2>/dev/null || echo 0)
 echo $((n + 1)) >"$FAKE_VM_PLAN.n"
@@ -16,9 +17,14 @@ v=10; case $kernel in *patched*) v=5 ;; *step*) v=8 ;; esac
 {
 	echo "LSX-USERSPACE-START mode=bench"
 	case $what in
-	ok|splat|busy)
+	ok|splat|busy|timelines)
 		echo "LSX-BENCH c1 m_us us $((v + n % 2))"
-		echo "LSX-BENCH c2 m_us us $((v * 2))" ;;
+		echo "LSX-BENCH c2 m_us us $((v * 2))"
+		[ "$what" = timelines ] && for c in wide-async fanout-async; do
+			printf '%s\n' LSX-TIMELINE-BEGIN "case $c 2 devices" "dev 0 -1 1 0 0 -" \
+				"dev 1 0 1 0 0 -" "cb 1 suspend 1000 $((v * 1000)) 1 0 0" \
+				"cb 0 suspend $((v * 1000)) $((v * 3000)) 2 0 0" LSX-TIMELINE-END
+		done ;;
 	onekernel)
 		echo "LSX-BENCH c1 m_us us $v"
 		[ "$v" = 10 ] && echo "LSX-BENCH c3 only_us us 1" ;;

@@ -43,7 +43,7 @@ def test_judge_good_boot():
                                         'LSX-TIMELINE-BEGIN', 'case deep', 'LSX-TIMELINE-END'),
                                   0, 300)
     assert s == [('zombies-0', 'freeze_total_us', 'us', 1368.5)]
-    assert tl == ['case deep']
+    assert tl == [['case deep']]
     assert ver == 'Linux version 6.12.117 (lsx@lsx) #1 SMP'
 
 
@@ -95,6 +95,19 @@ def test_all_good(tmp_path):
     assert run['env']['kernels']['patched'].startswith('Linux version 6.12.117 (k/patched)')
     assert run['command'] == 'make test-x' and b['chart'] == 'freezer.png'
     assert (tmp_path / 'out' / 'freezer.png').exists()
+
+
+def test_every_timeline_of_the_first_boot_is_drawn(tmp_path):
+    # two sections a boot, one chart per case and kernel, the first boot's
+    p, rows, run = run_bench(tmp_path, ['timelines'] * 4, benches=('freezer',))
+    assert p.returncode == 0, p.stdout + p.stderr
+    tl = run['benchmarks'][0]['timelines']
+    assert tl == {'%s, %s' % (c, k): 'freezer-timeline-%s-%s.png' % (c, k)
+                  for c in ('wide-async', 'fanout-async') for k in ('baseline', 'patched')}
+    for f in tl.values():
+        assert (tmp_path / 'out' / f).stat().st_size > 0
+    txt = (tmp_path / 'out' / 'freezer-timeline-fanout-async-patched.txt').read_text()
+    assert txt.startswith('case fanout-async 2 devices\n')
 
 
 def test_step_kernels_give_a_per_patch_table(tmp_path):

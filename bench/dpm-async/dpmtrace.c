@@ -25,6 +25,13 @@
  *			other than R; switched in again = awake).  The same
  *			events exist on every kernel, so kernels that schedule
  *			the async work differently are measured alike.
+ *   cpu_busy_suspend_us, cpu_busy_resume_us  (with "workers") the CPU time
+ *			spent in the suspend_us and resume_us windows by any
+ *			task but the idle tasks, summed over all CPUs, from
+ *			sched:sched_switch (next_pid 0 = the CPU goes idle)
+ *   cpu_share_suspend_us, cpu_share_resume_us  the same divided by the
+ *			number of online CPUs: no schedule of that much work
+ *			can take less time, whatever the critical path
  *
  * The trace must be complete: a header whose entries-in-buffer differ
  * from entries-written, or a "LOST EVENTS" marker, is an error.
@@ -43,6 +50,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct task {
 	unsigned char in_work;		/* inside an async device work item */
@@ -53,6 +61,19 @@ struct task {
 static struct task *tasks;
 static long nr_tasks;
 static long parked, peak;
+
+/* CPU idle/busy switches, for cpu_busy_*: in trace order */
+#define CPU_MAX		64
+
+struct cpu_switch {
+	double ts;
+	int cpu, idle;
+};
+
+static struct cpu_switch *switches;
+static long nr_switches, max_switches;
+/* state of each CPU before its first switch: -1 unknown, 0 busy, 1 idle */
+static int cpu_first[CPU_MAX];
 
 static void die(const char *c, const char *msg, const char *line)
 {
@@ -107,6 +128,53 @@ static long field_long(const char *s, const char *key)
 	const char *p = strstr(s, key);
 
 	return p ? strtol(p + strlen(key), NULL, 10) : -1;
+}
+
+static void cpu_switch(double ts, int cpu, int prev_idle, int next_idle)
+{
+	if (cpu < 0 || cpu >= CPU_MAX || prev_idle == next_idle)
+		return;
+	if (cpu_first[cpu] < 0)
+		cpu_first[cpu] = prev_idle;
+	if (nr_switches == max_switches) {
+		max_switches = max_switches * 2 + 4096;
+		switches = realloc(switches, max_switches * sizeof(*switches));
+		if (!switches)
+			die("dpmtrace", "out of memory", NULL);
+	}
+	switches[nr_switches].ts = ts;
+	switches[nr_switches].cpu = cpu;
+	switches[nr_switches].idle = next_idle;
+	nr_switches++;
+}
+
+/*
+ * CPU time not spent idle between @from and @to, summed over the CPUs.  A CPU
+ * is busy before its first switch if that switch leaves the idle task; a CPU
+ * that never switches in the trace counts as idle.
+ */
+static double cpu_busy(double from, double to)
+{
+	double since[CPU_MAX], busy = 0;
+	int idle[CPU_MAX], cpu;
+	long i;
+
+	for (cpu = 0; cpu < CPU_MAX; cpu++) {
+		idle[cpu] = cpu_first[cpu] != 0;
+		since[cpu] = from;
+	}
+	for (i = 0; i < nr_switches && switches[i].ts < to; i++) {
+		struct cpu_switch *w = &switches[i];
+
+		if (w->ts > from && !idle[w->cpu])
+			busy += w->ts - since[w->cpu];
+		idle[w->cpu] = w->idle;
+		since[w->cpu] = w->ts > from ? w->ts : from;
+	}
+	for (cpu = 0; cpu < CPU_MAX; cpu++)
+		if (!idle[cpu])
+			busy += to - since[cpu];
+	return busy;
 }
 
 /* The measured critical path (see the top of the file) */
@@ -229,9 +297,9 @@ int main(int argc, char **argv)
 	long in_buf = -1, written = -1, pid, items = 0, line_nr = 0;
 	const char *c, *p, *ev, *payload;
 	char line[4096], name[64], *end;
-	int workers, begin;
+	int workers, begin, cpu, ncpus;
 	struct task *t;
-	double ts;
+	double ts, busy;
 	FILE *f;
 
 	if (argc < 3) {
@@ -239,6 +307,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	c = argv[1];
+	memset(cpu_first, -1, sizeof(cpu_first));
 	if (!strcmp(argv[2], "critical")) {
 		if (argc != 6)
 			die(c, "usage: dpmtrace CASE critical DEVICES LOG async|sync", NULL);
@@ -270,6 +339,7 @@ int main(int argc, char **argv)
 		while (end > line && end[-1] >= '0' && end[-1] <= '9')
 			end--;
 		pid = strtol(end, NULL, 10);
+		cpu = strtol(p + 1, NULL, 10);
 		p = strchr(p, ']') + 1;
 		/* the timestamp is the first "digits.digits:" token */
 		for (;;) {
@@ -330,6 +400,7 @@ int main(int argc, char **argv)
 			/* pid 0 is the idle task of every CPU */
 			p = strstr(payload, "prev_state=");
 			pid = field_long(payload, "prev_pid=");
+			cpu_switch(ts, cpu, pid == 0, field_long(payload, "next_pid=") == 0);
 			t = pid > 0 ? task(pid) : NULL;
 			if (t && p)
 				change(t, -1, p[11] != 'R', 0);
@@ -355,6 +426,16 @@ int main(int argc, char **argv)
 		if (!items)
 			die(c, "no async device work items in the trace", NULL);
 		printf("LSX-BENCH %s sleeping_workers_peak count %ld\n", c, peak);
+		p = getenv("DPMTRACE_NCPUS");	/* the host's tests */
+		ncpus = p ? atoi(p) : sysconf(_SC_NPROCESSORS_ONLN);
+		if (ncpus < 1 || !nr_switches)
+			die(c, "no sched_switch events or no CPU count", NULL);
+		busy = cpu_busy(dpm_suspend, suspend_noirq_end) * 1e6;
+		printf("LSX-BENCH %s cpu_busy_suspend_us us %.1f\n", c, busy);
+		printf("LSX-BENCH %s cpu_share_suspend_us us %.1f\n", c, busy / ncpus);
+		busy = cpu_busy(resume_noirq, dpm_resume_end) * 1e6;
+		printf("LSX-BENCH %s cpu_busy_resume_us us %.1f\n", c, busy);
+		printf("LSX-BENCH %s cpu_share_resume_us us %.1f\n", c, busy / ncpus);
 		printf("dpm-async: %s: %ld trace lines, %ld async work items\n", c, line_nr,
 		       items);
 	}

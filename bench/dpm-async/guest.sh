@@ -22,9 +22,18 @@
 #                       costs under emulation
 #   sleeping_workers_peak  TREE-async only: peak number of async workers
 #                       asleep outside a device callback
-# The driver's log of the first measured transition of
-# slow-async-last-async goes to the console between LSX-TIMELINE-BEGIN and
-# LSX-TIMELINE-END, for the host's timeline chart.
+#   cpu_busy_suspend_us, cpu_busy_resume_us  TREE-async only: CPU time of
+#                       all tasks but the idle tasks in those windows,
+#                       summed over the CPUs (sched_switch)
+#   cpu_share_suspend_us, cpu_share_resume_us  the same per online CPU: the
+#                       least time that much work can take
+# Case empty-async (and -sync) is the machine without a tree: what every
+# transition costs besides the tree (about 1 ms per direction).
+# The driver's log of the first measured transition of slow-async-last-async,
+# wide-async, fanout-async, fanout-syncparent-async and links-async
+# (LSX_DPM_TIMELINE)
+# goes to the console between LSX-TIMELINE-BEGIN and LSX-TIMELINE-END, for
+# the host's timeline charts.
 #
 # Trees (callbacks 0.1-10 ms; sync sum = one pm_async=0 transition):
 #   deep             4 chains of 60, 1-2 ms: 240 devices, sync sum ~2.2 s
@@ -43,11 +52,12 @@
 #   fanout           a root of 10 ms with 1000 async children of 0.1-1 ms:
 #                    1001 devices, ~3.4 s
 #   fanout-syncparent  the same with a sync root
+#   empty            no tree: the machine's own devices only
 reps=${1:-1}
 T=/sys/kernel/tracing
 D=/sys/kernel/debug/dpm_tree
-TREES=${LSX_DPM_TREES:-deep wide slow-async-last links fanout fanout-syncparent}
-TIMELINE=${LSX_DPM_TIMELINE:-slow-async-last-async}
+TREES=${LSX_DPM_TREES:-empty deep wide slow-async-last links fanout fanout-syncparent}
+TIMELINE=${LSX_DPM_TIMELINE:-slow-async-last-async wide-async fanout-async fanout-syncparent-async links-async}
 
 fail() { echo "LSX-ERROR dpm-async: $*"; exit 1; }
 
@@ -60,6 +70,9 @@ slow() {
 
 desc() {
 	case $1 in
+	empty)
+		echo none
+		;;
 	deep)
 		echo "seed=1 levels=4,1*59 dur=1000-2000"
 		;;
@@ -162,10 +175,17 @@ for t in $TREES; do
 		i=0
 		while [ $i -lt "$reps" ]; do
 			suspend_once "$c"
-			./dpmtrace "$c" $T/trace $opt || exit 1
-			critical "$c" $col || exit 1
-			./dpmtrace "$c" critical $D/devices $D/log $mode || exit 1
-			if [ $i = 0 ] && [ "$c" = "$TIMELINE" ]; then
+			if [ "$t" = empty ]; then
+				./dpmtrace "$c" $T/trace plain || exit 1
+				i=$((i + 1))
+				continue
+			fi
+			./dpmtrace "$c" $T/trace $opt >/tmp/dpm.out || { cat /tmp/dpm.out; exit 1; }
+			critical "$c" $col >>/tmp/dpm.out || { cat /tmp/dpm.out; exit 1; }
+			./dpmtrace "$c" critical $D/devices $D/log $mode >>/tmp/dpm.out ||
+				{ cat /tmp/dpm.out; exit 1; }
+			cat /tmp/dpm.out
+			if [ $i = 0 ] && echo " $TIMELINE " | grep -q " $c "; then
 				echo "LSX-TIMELINE-BEGIN"
 				echo "case $c $n devices"
 				sed 's/^/dev /' $D/devices
