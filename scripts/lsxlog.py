@@ -32,31 +32,39 @@ def read(path):
         return f.read().splitlines()
 
 
-def section(lines, begin, end):
-    """Lines between two marker lines, or None when the begin marker is absent."""
-    out = None
+def _runs(lines, begin, end):
+    """(lines, complete) for every run that starts with a begin marker line."""
+    cur = None
     for l in lines:
         if l == begin:
-            out = []
-        elif l == end and out is not None:
-            return out
-        elif out is not None:
-            out.append(l)
-    return out
+            if cur is not None:
+                yield cur, False
+            cur = []
+        elif l == end and cur is not None:
+            yield cur, True
+            cur = None
+        elif cur is not None:
+            cur.append(l)
+    if cur is not None:
+        yield cur, False
+
+
+def section(lines, begin, end):
+    """Lines between two marker lines, or None when the begin marker is absent.
+
+    The first run that has its end marker; the last run begun if none has
+    (a guest that died half-way)."""
+    last = None
+    for run, complete in _runs(lines, begin, end):
+        if complete:
+            return run
+        last = run
+    return last
 
 
 def sections(lines, begin, end):
     """Every run of lines between two marker lines, in order (complete ones)."""
-    out, cur = [], None
-    for l in lines:
-        if l == begin:
-            cur = []
-        elif l == end and cur is not None:
-            out.append(cur)
-            cur = None
-        elif cur is not None:
-            cur.append(l)
-    return out
+    return [run for run, complete in _runs(lines, begin, end) if complete]
 
 
 def kernel_log(lines):

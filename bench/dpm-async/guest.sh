@@ -180,11 +180,9 @@ for t in $TREES; do
 				i=$((i + 1))
 				continue
 			fi
-			./dpmtrace "$c" $T/trace $opt >/tmp/dpm.out || { cat /tmp/dpm.out; exit 1; }
-			critical "$c" $col >>/tmp/dpm.out || { cat /tmp/dpm.out; exit 1; }
-			./dpmtrace "$c" critical $D/devices $D/log $mode >>/tmp/dpm.out ||
-				{ cat /tmp/dpm.out; exit 1; }
-			cat /tmp/dpm.out
+			./dpmtrace "$c" $T/trace $opt || exit 1
+			critical "$c" $col || exit 1
+			./dpmtrace "$c" critical $D/devices $D/log $mode || exit 1
 			if [ $i = 0 ] && echo " $TIMELINE " | grep -q " $c "; then
 				echo "LSX-TIMELINE-BEGIN"
 				echo "case $c $n devices"
