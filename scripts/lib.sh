@@ -11,9 +11,9 @@ CACHE=${LSX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/linux-6.12-series}
 # different linux-source-6.12 unless the whole series applies to it
 # with zero fuzz.
 BASE_PKG=linux-source-6.12
-BASE_VERSION=6.12.117-1~deb12u1
+BASE_VERSION=6.12.118-1~deb12u1
 BASE_TARBALL=/usr/src/linux-source-6.12.tar.xz
-BASE_SHA256=585a4a074597aefa2b1a68ada83a3184ba351c127544dea80618bbcceaa3961f
+BASE_SHA256=c93391b6a4884e6428ffbfbb8ce6340229ad28dc421e9f19bc081740b1ab34b2
 
 _t0=${LSX_T0:-$(date +%s)}
 export LSX_T0=$_t0

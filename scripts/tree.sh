@@ -74,4 +74,17 @@ rm -f "$dir/.git/lsx-stamp"
 git -C "$dir" fetch -q "$scratch" "$head" || die "cannot fetch the $variant commits into $dir"
 git -C "$dir" checkout -q -f --detach "$head" && git -C "$dir" clean -q -fdx ||
 	die "$dir: cannot check out the $variant commits (remove the directory)"
+# Carry each patch's notes (the "Changes in vN:" text below its '---')
+# as a git note, so that 'make export' of this tree writes them again.
+i=0
+for c in $(git -C "$dir" rev-list --reverse "$base..$head"); do
+	note=$(awk '/^---$/ { cut = 1; next }
+		cut && /^Notes:$/ { on = 1; next }
+		on && /^    / { sub(/^    /, ""); print; next }
+		on && /^$/ { print ""; next }
+		on { exit }' "${files[$i]}")
+	[ -z "$note" ] || git -C "$dir" notes add -f -m "$note" "$c" >/dev/null 2>&1 ||
+		die "$dir: cannot attach the notes of ${files[$i]##*/}"
+	i=$((i + 1))
+done
 echo "$stamp" >"$dir/.git/lsx-stamp"
