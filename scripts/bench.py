@@ -65,7 +65,8 @@ def die(msg):
 
 def meta(name):
     path = os.path.join(TOP, 'bench', name, 'meta')
-    m = {'title': name, 'timeout': '300', 'inner': '1', 'goals': [], 'vs': [], 'limits': []}
+    m = {'title': name, 'timeout': '300', 'inner': '1', 'goals': [], 'vs': [], 'limits': [],
+         'bounds': []}
     if not os.path.exists(path):
         die('no benchmark %s (bench/%s/meta missing)' % (name, name))
     with open(path) as f:
@@ -83,6 +84,10 @@ def meta(name):
             elif l.startswith('goal-metric '):
                 _, case, metric, other, ratio = l.split()
                 m['vs'].append((case, metric, case, other, other, float(ratio)))
+            elif l.startswith('goal-bound '):
+                # (case, metric, the metric of the same case that bounds it)
+                _, case, metric, other = l.split()
+                m['bounds'].append((case, metric, other))
             elif l.startswith('limit '):
                 _, case, metric, most = l.split()
                 m['limits'].append((case, metric, float(most)))
@@ -326,6 +331,14 @@ def table_rows(name, m, rows):
         for c, mt, most in m['limits']:
             if (c, mt) == (case, metric) and rp:
                 gtxt.append('<= %s %s' % (fmt(most), verdict(rp['median'] <= most)))
+        # A bound holds in every sample: the patched max against the
+        # patched min of the bounding metric (a missing bound is missed).
+        for c, mt, other in m['bounds']:
+            if (c, mt) == (case, metric) and rp:
+                ro = find(case, other, 'patched')
+                gtxt.append('max %s <= %s %s %s' % (
+                    fmt(rp['max']), other, fmt(ro['min']) if ro else '-',
+                    verdict(ro is not None and rp['max'] <= ro['min'])))
 
         def cell(r):
             return '%s (%s-%s)' % (fmt(r['median']), fmt(r['min']), fmt(r['max'])) if r else '-'

@@ -234,3 +234,39 @@ def test_rows_of_other_benchmarks_are_kept(tmp_path):
     p, rows, run = run_bench(tmp_path, ['ok'] * 4, benches=('swap-exit',))
     assert {r['benchmark'] for r in rows} == {'freezer', 'swap-exit'}
     assert [b['name'] for b in run['benchmarks']] == ['freezer', 'swap-exit']
+
+
+def row(case, metric, kernel, median, lo=None, hi=None):
+    return {'benchmark': 'b', 'case': case, 'kernel': kernel, 'metric': metric, 'unit': 'MiB',
+            'median': median, 'min': median if lo is None else lo,
+            'max': median if hi is None else hi, 'runs': 2, 'retried': 0}
+
+
+def test_goal_bound_takes_the_worst_sample():
+    # goal-bound: the patched max of the metric against the patched min of
+    # the bounding metric of the same case; a median under the bound with
+    # one sample over it is missed, and so is a case without the bound.
+    m = dict(bench.meta('freezer'), goals=[], vs=[], limits=[],
+             bounds=[('c1', 'peak', 'bound'), ('c2', 'peak', 'bound'),
+                     ('c3', 'peak', 'bound')])
+    rows = [row('c1', 'peak', 'baseline', 0), row('c1', 'peak', 'patched', 800, 700, 1536),
+            row('c1', 'bound', 'baseline', 0), row('c1', 'bound', 'patched', 1536),
+            row('c2', 'peak', 'baseline', 0), row('c2', 'peak', 'patched', 800, 700, 1600),
+            row('c2', 'bound', 'baseline', 0), row('c2', 'bound', 'patched', 1536),
+            row('c3', 'peak', 'baseline', 0), row('c3', 'peak', 'patched', 0)]
+    out, problems, met, missed = bench.table_rows('b', m, rows)
+    goal = {(r[0], r[1]): r[7] for r in out}
+    assert goal[('c1', 'peak')] == 'max 1536 <= bound 1536 met'
+    assert goal[('c2', 'peak')] == 'max 1600 <= bound 1536 MISSED'
+    assert goal[('c3', 'peak')] == 'max 0.00 <= bound - MISSED'
+    assert goal[('c1', 'bound')] == ''
+    assert (met, missed) == (1, 2) and problems == []
+
+
+def test_meta_reads_goal_bound(tmp_path, monkeypatch):
+    (tmp_path / 'bench' / 'x').mkdir(parents=True)
+    (tmp_path / 'bench' / 'x' / 'meta').write_text(
+        'title=X\ngoal-bound c1 peak bound  # the bound\nlimit c1 peak 5\n')
+    monkeypatch.setattr(bench, 'TOP', str(tmp_path))
+    m = bench.meta('x')
+    assert m['bounds'] == [('c1', 'peak', 'bound')] and m['limits'] == [('c1', 'peak', 5.0)]

@@ -230,22 +230,27 @@ def test_recorded_console(tmp_path, name):
     status=N' (the guest's status), and a line '# lsx-expect-fail TEXT'
     names each failure the verdict must list, in order.  A line
     '# lsx-kselftests A B ...' gives the kselftests listed when the log was
-    recorded (guest/kselftests may list more since).
+    recorded (guest/kselftests may list more since), and a line
+    '# lsx-kunit-suites A B ...' the KUnit suites (guest/kunit-suites).
     """
     with gzip.open(os.path.join(DATA, 'console', name), 'rt', errors='replace') as f:
         log = f.read()
     want = dict(kv.split('=') for kv in log.splitlines()[0].split()[2:])
     top = os.path.join(TOP, 'guest')
     ksft = os.path.join(top, 'kselftests')
+    suites = os.path.join(top, 'kunit-suites')
     for l in log.splitlines()[:10]:
         if l.startswith('# lsx-kselftests '):
             ksft = str(tmp_path / 'kselftests')
             with open(ksft, 'w') as f:
                 f.write('\n'.join(l.split()[2:]) + '\n')
+        if l.startswith('# lsx-kunit-suites '):
+            suites = str(tmp_path / 'kunit-suites')
+            with open(suites, 'w') as f:
+                f.write('\n'.join(l.split()[2:]) + '\n')
     (tmp_path / 'console.log').write_text(log)
     p = subprocess.run([sys.executable, RESULTS, str(tmp_path / 'console.log'),
-                        want.get('status', '0'), os.path.join(top, 'kunit-suites'),
-                        ksft], capture_output=True, text=True, timeout=60)
+                        want.get('status', '0'), suites, ksft], capture_output=True, text=True, timeout=60)
     out = p.stdout.splitlines()
     assert counts(out[-1]) == (int(want['passed']), int(want['failed']), int(want['skipped']))
     fails = [l[len('# lsx-expect-fail '):] for l in log.splitlines()[:10]
