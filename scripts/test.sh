@@ -6,6 +6,9 @@
 . "$(dirname "$0")/lib.sh"
 
 stress=${1:-0}
+# A wrong TESTS fails before anything is built
+[ -z "${TESTS:-}" ] || "$TOP/scripts/select-tests.sh" "$TOP/guest/kselftests" "$TESTS" >/dev/null ||
+	die "TESTS='$TESTS': see guest/kselftests for the names"
 "$TOP/scripts/deps.sh" || exit 1
 "$TOP/scripts/build-kernel.sh" patched test || exit 1
 out="$BUILD/test"
@@ -19,10 +22,21 @@ name=test; [ "$stress" = 1 ] && name=stress
 tmo=${TEST_TIMEOUT:-$([ "$stress" = 1 ] && echo 7200 || echo 1200)}
 extra=
 [ "$stress" = 1 ] && extra="lsx.stress=1 ${CYCLES:+lsx.cycles=$CYCLES}"
+# TESTS="swap_exit freezer:freezer_test" runs only those kselftests (a
+# collection, a program or "collection:program" from guest/kselftests);
+# the KUnit suites are built in and always run.
+sfile="$TOP/guest/kselftests"
+if [ -n "${TESTS:-}" ]; then
+	sfile="$out/kselftests"
+	"$TOP/scripts/select-tests.sh" "$TOP/guest/kselftests" "$TESTS" >"$sfile" ||
+		die "TESTS='$TESTS': see guest/kselftests for the names"
+	extra="$extra lsx.tests=$(paste -sd, "$sfile")"
+	log "test: only the kselftests $(paste -sd' ' "$sfile")"
+fi
 log "test: booting the patched test kernel ($name, limit ${tmo} s; console: $out/$name-console.log)"
 "$TOP/scripts/run-vm.sh" "$BUILD/kernel/patched/obj-test/arch/x86/boot/bzImage" \
 	"$out/initramfs.cpio.gz" "$out/$name-console.log" "$tmo" lsx.mode=test $extra
 status=$?
 log "test: guest finished (status $status)"
 "$PY" "$TOP/scripts/results.py" "$out/$name-console.log" "$status" \
-	"$TOP/guest/kunit-suites" "$TOP/guest/kselftests"
+	"$TOP/guest/kunit-suites" "$sfile"
