@@ -124,23 +124,45 @@ def kunit_results(klog):
 
 
 def kselftest_results(tap):
-    """run_kselftest.sh TAP: {'coll:test': {'result': r, 'cases': [(name, r)]}}."""
+    """run_kselftest.sh TAP: {'coll:test': {'result': r, 'cases': [(name, r)],
+    'output': {name: [lines]}}}, 'output' holding each case's diagnostic
+    lines (those since the previous case's result, without the '# ')."""
     progs = {}
     cases = []
+    output = {}
+    lines = []
     for l in tap:
         if l.startswith('# '):
             r = tap_result(l[2:])
             if r and r[0] == 0:
                 cases.append((r[2], r[1]))
+                output[r[2]] = lines
+                lines = []
+            else:
+                lines.append(l[2:])
             continue
         r = tap_result(l)
         if r and r[0] == 0:
             m = re.match(r'selftests: (\S+): (\S+)', r[2])
             if m:
                 progs['%s:%s' % m.groups()] = {'result': r[1], 'cases': cases,
-                                               'directive': r[3]}
+                                               'directive': r[3], 'output': output}
             cases = []
+            output = {}
+            lines = []
     return progs
+
+
+def case_excerpt(lines, head=14, tail=4, width=240):
+    """What to quote of a failed case's output: its first @head and last
+    @tail diagnostic lines (the harness's RUN/FAIL lines left out), each cut
+    to @width characters."""
+    keep = [l for l in lines
+            if not re.match(r'^#\s+(RUN|OK|FAIL|SKIP)\s', l) and l.strip('# ')]
+    if len(keep) > head + tail:
+        keep = keep[:head] + ['... %d line(s) left out' % (len(keep) - head - tail)] + \
+            keep[-tail:]
+    return [l if len(l) <= width else l[:width] + '...' for l in keep]
 
 
 BENCH_RE = re.compile(r'^LSX-BENCH (\S+) (\S+) (\S+) (-?[0-9.]+(?:[eE][-+]?\d+)?)\s*$')

@@ -4,9 +4,10 @@
 
 usage: results.py LOG VM_STATUS KUNIT_SUITES_FILE KSELFTESTS_FILE
 
-Prints one line per test program or KUnit suite, every failing case, and
-ends with the plain line 'N passed, N failed, N skipped'.  Exit status 1
-when anything failed or did not report.
+Prints one line per test program or KUnit suite, what each failed
+kselftest case printed (an excerpt), every failing case, and ends with
+the plain line 'N passed, N failed, N skipped'.  Exit status 1 when
+anything failed or did not report.
 """
 
 import os
@@ -31,6 +32,7 @@ def main():
     klog = lsxlog.kernel_log(lines)
     npass = nfail = nskip = 0
     problems = []
+    excerpts = []
 
     def count(res):
         nonlocal npass, nfail, nskip
@@ -56,6 +58,8 @@ def main():
             count(r)
             if r == 'fail':
                 problems.append('%s %s: %s failed' % (kind, name, case))
+                excerpts.append(('%s %s: %s' % (kind, name, case),
+                                 lsxlog.case_excerpt(info.get('output', {}).get(case, []))))
         if not c:
             count(info['result'])
         if info['result'] == 'fail' and 'fail' not in c:
@@ -91,6 +95,13 @@ def main():
         problems.append('guest test runner exited with status %d' % status)
         nfail += 1
 
+    # What the failed kselftest cases printed, so that a CI log that keeps
+    # only the end of the output still shows why.
+    for what, lines in excerpts:
+        if lines:
+            print('----  %s printed:' % what)
+            for l in lines:
+                print('      | ' + l)
     for p in problems:
         print('FAIL  ' + p)
     if problems:

@@ -127,6 +127,26 @@ def test_failed_kselftest_case_is_named(tmp_path):
     assert 'FAIL  kselftest cgroup:test_freezer: test_cgfreezer_tree failed' in out
 
 
+def test_failed_kselftest_case_output_is_quoted(tmp_path):
+    """A CI log that keeps only the end still says why a case failed."""
+    diag = ['# # 1 problem(s); freeze, pm_test=devices pm_async=1, 40 devices',
+            '# # tree: seed=1 levels=4'] + ['# # operation %d' % i for i in range(30)]
+    log = console(kpfail=True).replace(
+        '# {0}ok 2 test_cgfreezer_tree'.format('not '),
+        '\n'.join(diag) + '\n# not ok 2 test_cgfreezer_tree')
+    rc, out = verdict(tmp_path, log)
+    assert rc == 1
+    start = out.index('----  kselftest cgroup:test_freezer: test_cgfreezer_tree printed:')
+    quoted = out[start + 1:out.index('FAIL  kselftest cgroup:test_freezer: '
+                                     'test_cgfreezer_tree failed')]
+    assert quoted[0] == '      | # 1 problem(s); freeze, pm_test=devices pm_async=1, 40 devices'
+    assert quoted[14] == '      | ... 14 line(s) left out'
+    assert quoted[-1] == '      | # operation 29'
+    assert len(quoted) == 19
+    # The passing case's output is not quoted.
+    assert not any('test_cgfreezer_simple printed' in l for l in out)
+
+
 def test_kselftest_timeout_fails_with_its_directive(tmp_path):
     """A program killed by the runner's timeout, its cases all passed so far."""
     rc, out = verdict(tmp_path, console(kpfail=True, timeout=True).replace(
