@@ -6,7 +6,7 @@ SHELL := /bin/bash
 TREE ?= $(CURDIR)/build/tree
 REPS ?= 5
 BENCH ?=
-export REPS CYCLES INNER TESTS
+export REPS CYCLES INNER TESTS SAN RT
 
 .PHONY: all bench report test stress check check-harness check-build send-ready \
 	tree export deps clean help

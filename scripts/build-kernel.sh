@@ -1,17 +1,29 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build one kernel:  build-kernel.sh VARIANT FLAVOUR
+# Build one kernel:  build-kernel.sh VARIANT FLAVOUR [TIERS]
 #   VARIANT  patched | baseline    (see tree.sh)
 #   FLAVOUR  test | bench          (config/FLAVOUR.config over config/base.config)
-# Source in build/kernel/VARIANT/src, objects in build/kernel/VARIANT/obj-FLAVOUR.
+#   TIERS    comma-separated: kasan, kcsan, ubsan, rt
+#            (config/tier-NAME.config over the flavour)
+# Source in build/kernel/VARIANT/src, objects in build/kernel/VARIANT/obj-FLAVOUR
+# (obj-FLAVOUR-TIER1-TIER2 with tiers).
+# LSX_KTARGET=prepare configures and prepares the tree only (make check's
+# static analysis compiles single files in it).
 # Both variants sit at the same depth so that ccache (with CCACHE_BASEDIR)
 # shares the objects the two trees have in common.
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: build-kernel.sh VARIANT FLAVOUR}
 flavour=${2:?usage: build-kernel.sh VARIANT FLAVOUR}
+tiers=${3:-}
 frag="$TOP/config/$flavour.config"
 [ -f "$frag" ] || die "no config fragment config/$flavour.config"
+frags=("$frag")
+for t in ${tiers//,/ }; do
+	[ -f "$TOP/config/tier-$t.config" ] || die "no tier '$t' (config/tier-$t.config)"
+	frags+=("$TOP/config/tier-$t.config")
+done
+[ -n "$tiers" ] && flavour="$flavour-${tiers//,/-}"
 need_cmd make gcc flex bison bc perl
 
 kdir="$BUILD/kernel/$variant"
@@ -38,13 +50,13 @@ rm -rf "$cfg" && mkdir -p "$cfg"
 "${kmake[@]}" -s O="$cfg" allnoconfig >"$cfg.log" 2>&1 ||
 	die "allnoconfig failed (see $cfg.log)"
 (cd "$cfg" && "$src/scripts/kconfig/merge_config.sh" -m -O "$cfg" .config \
-	"$TOP/config/base.config" "$frag") >>"$cfg.log" 2>&1 ||
+	"$TOP/config/base.config" "${frags[@]}") >>"$cfg.log" 2>&1 ||
 	die "merging config fragments failed (see $cfg.log)"
 "${kmake[@]}" -s O="$cfg" olddefconfig >>"$cfg.log" 2>&1 ||
 	die "olddefconfig failed (see $cfg.log)"
 
 # Every option the fragments ask for must be in the final config.
-missing=$(cat "$TOP/config/base.config" "$frag" | awk -v cfg="$cfg/.config" '
+missing=$(cat "$TOP/config/base.config" "${frags[@]}" | awk -v cfg="$cfg/.config" '
 	BEGIN { while ((getline l < cfg) > 0) have[l] = 1 }
 	/^CONFIG_/ { if (!($0 in have)) print $0; next }
 	/^# CONFIG_.* is not set/ {
@@ -62,7 +74,8 @@ rm -rf "$cfg" "$cfg.log"
 log "kernel $variant/$flavour: building in $obj (log: $obj/build.log)"
 start=$(date +%s)
 "${kmake[@]}" olddefconfig >"$obj/build.log" 2>&1 || die "olddefconfig failed (see $obj/build.log)"
-"${kmake[@]}" bzImage >>"$obj/build.log" 2>&1 &
+target=${LSX_KTARGET:-bzImage}
+"${kmake[@]}" "$target" >>"$obj/build.log" 2>&1 &
 pid=$!
 # Show that a long build is alive: a line every 30 s with what it is doing.
 while kill -0 "$pid" 2>/dev/null; do
@@ -82,4 +95,8 @@ if [ $rc -ne 0 ]; then
 	die "kernel $variant/$flavour failed to build (full log: $obj/build.log)"
 fi
 grep -E '^[^ ].*warning:' "$obj/build.log" >"$obj/warnings.log"
-log "kernel $variant/$flavour: built in $(( $(date +%s) - start )) s: $obj/arch/x86/boot/bzImage"
+if [ "$target" = bzImage ]; then
+	log "kernel $variant/$flavour: built in $(( $(date +%s) - start )) s: $obj/arch/x86/boot/bzImage"
+else
+	log "kernel $variant/$flavour: $target done in $(( $(date +%s) - start )) s: $obj"
+fi

@@ -73,12 +73,101 @@ def kernel_log(lines):
     return d if d else lines
 
 
-def splats(lines):
+def splats(lines, skip=()):
+    """Splat lines of a kernel log, but for those at the indices in @skip."""
     found = []
-    for l in lines:
-        if SPLAT_RE.search(l):
+    for i, l in enumerate(lines):
+        if i not in skip and SPLAT_RE.search(l):
             found.append(l.strip())
     return found
+
+
+KCSAN_RE = re.compile(r'BUG: KCSAN: (.*\S)')
+FRAME_RE = re.compile(r'^\s*([A-Za-z_][\w.]*)\+0x[0-9a-f]+/0x[0-9a-f]+')
+
+
+def kcsan_reports(lines):
+    """KCSAN reports in a kernel log: [{'index': i, 'title': t, 'functions': set}],
+    i the index of the 'BUG: KCSAN:' line, t what follows it ('data-race in
+    a / b'), and the functions of every stack the report printed (compiler
+    suffixes such as .isra.0 cut off)."""
+    out = []
+    cur = None
+    for i, raw in enumerate(lines):
+        l = TS.sub('', raw)
+        m = KCSAN_RE.search(l)
+        if m:
+            cur = {'index': i, 'title': m.group(1), 'functions': set()}
+            out.append(cur)
+            continue
+        if cur is None:
+            continue
+        if l.startswith('=========='):
+            cur = None
+            continue
+        f = FRAME_RE.match(l)
+        if f:
+            cur['functions'].add(f.group(1).split('.')[0])
+    return out
+
+
+def kcsan_rules(path):
+    """config/kcsan-tolerated: [(compiled title pattern, reason)].  One rule
+    a line, 'PATTERN | REASON'; '#' starts a comment line."""
+    rules = []
+    with open(path) as f:
+        for n, l in enumerate(f, 1):
+            l = l.strip()
+            if not l or l.startswith('#'):
+                continue
+            if ' | ' not in l:
+                raise ValueError('%s:%d: no " | REASON"' % (path, n))
+            pat, reason = l.split(' | ', 1)
+            rules.append((re.compile(pat.strip()), reason.strip()))
+    return rules
+
+
+HUNK_FN_RE = re.compile(r'^@@ [^@]* @@.*?\b([A-Za-z_]\w*)\s*\(')
+DEF_RE = re.compile(r'^\+(?:[A-Za-z_][\w]*[\s*]+)+\**([A-Za-z_]\w*)\s*\([^;]*$')
+
+
+def series_functions(patches):
+    """Names of the kernel functions a series defines or changes, from its
+    patch files: every function a hunk of a C file sits in (the hunk
+    header's context) and every function definition a patch adds.  The
+    selftests (tools/) and documentation are left out."""
+    names = set()
+    for p in patches:
+        kernel_file = False
+        with open(p, errors='replace') as f:
+            for l in f:
+                if l.startswith('diff --git '):
+                    path = l.split()[-1][2:]
+                    kernel_file = (path.endswith(('.c', '.h')) and
+                                   not path.startswith(('tools/', 'Documentation/')))
+                    continue
+                if not kernel_file:
+                    continue
+                m = HUNK_FN_RE.match(l) or DEF_RE.match(l)
+                if m and m.group(1) not in ('if', 'for', 'while', 'switch', 'return', 'sizeof',
+                                                  'int', 'void', 'bool', 'long'):
+                    names.add(m.group(1))
+    return names
+
+
+def tolerated_kcsan(lines, rules, ours):
+    """[(report, reason)] for the KCSAN reports of a log that a rule
+    tolerates: the title matches the rule and no function in the report's
+    stacks is one the series defines or changes (@ours)."""
+    out = []
+    for r in kcsan_reports(lines):
+        if r['functions'] & ours or TS.sub('', r['title']) in ours:
+            continue
+        for pat, reason in rules:
+            if pat.search(r['title']):
+                out.append((r, reason))
+                break
+    return out
 
 
 TAP_RE = re.compile(r'^(\s*)(ok|not ok) (\d+)\s*(?:- )?([^#]*?)\s*(?:#\s*(.*))?$')

@@ -6,11 +6,30 @@
 . "$(dirname "$0")/lib.sh"
 
 stress=${1:-0}
+# SAN=kasan,ubsan | SAN=kcsan: the test kernel with those sanitizers,
+# RT=1: with PREEMPT_RT (config/tier-NAME.config); everything else is the
+# same run.
+san=${SAN:-}
+for s in ${san//,/ }; do
+	case $s in
+	kasan|kcsan|ubsan) ;;
+	*) die "SAN=$san: the sanitizers are kasan, kcsan and ubsan (comma-separated)" ;;
+	esac
+done
+if [[ ",$san," == *,kasan,* && ",$san," == *,kcsan,* ]]; then
+	die "SAN=$san: KASAN and KCSAN cannot be built together"
+fi
 # A wrong TESTS fails before anything is built
 [ -z "${TESTS:-}" ] || "$TOP/scripts/select-tests.sh" "$TOP/guest/kselftests" "$TESTS" >/dev/null ||
 	die "TESTS='$TESTS': see guest/kselftests for the names"
 "$TOP/scripts/deps.sh" || exit 1
-"$TOP/scripts/build-kernel.sh" patched test || exit 1
+case ${RT:-0} in
+0|'') tiers=$san ;;
+1) tiers=${san:+$san,}rt ;;
+*) die "RT=$RT: 1 builds the test kernel with PREEMPT_RT" ;;
+esac
+"$TOP/scripts/build-kernel.sh" patched test "$tiers" || exit 1
+kobj="$BUILD/kernel/patched/obj-test${tiers:+-${tiers//,/-}}"
 out="$BUILD/test"
 mkdir -p "$out"
 log "test: the harness's own tests (tests/, pytest)"
@@ -19,9 +38,19 @@ log "test: packing the initramfs"
 "$TOP/scripts/initramfs.sh" test patched "$out/initramfs.cpio.gz" || exit 1
 
 name=test; [ "$stress" = 1 ] && name=stress
-tmo=${TEST_TIMEOUT:-$([ "$stress" = 1 ] && echo 7200 || echo 1200)}
+tmo=$([ "$stress" = 1 ] && echo 7200 || echo 1200)
 extra=
-[ "$stress" = 1 ] && extra="lsx.stress=1 ${CYCLES:+lsx.cycles=$CYCLES}"
+[ -n "$tiers" ] && name="$name-${tiers//,/-}"
+if [ -n "$san" ]; then
+	# A sanitized kernel runs several times slower under TCG: the guest
+	# gives every test program four times as long (run-tests), the host
+	# waits four times as long, and a task counts as hung after 180 s.
+	tmo=$((tmo * 4))
+	export LSX_HUNG_S=${LSX_HUNG_S:-180}
+	extra="lsx.san=$san"
+fi
+tmo=${TEST_TIMEOUT:-$tmo}
+[ "$stress" = 1 ] && extra="$extra lsx.stress=1 ${CYCLES:+lsx.cycles=$CYCLES}"
 # TESTS="swap_exit freezer:freezer_test" runs only those kselftests (a
 # collection, a program or "collection:program" from guest/kselftests);
 # the KUnit suites are built in and always run.
@@ -34,7 +63,7 @@ if [ -n "${TESTS:-}" ]; then
 	log "test: only the kselftests $(paste -sd' ' "$sfile")"
 fi
 log "test: booting the patched test kernel ($name, limit ${tmo} s; console: $out/$name-console.log)"
-"$TOP/scripts/run-vm.sh" "$BUILD/kernel/patched/obj-test/arch/x86/boot/bzImage" \
+"$TOP/scripts/run-vm.sh" "$kobj/arch/x86/boot/bzImage" \
 	"$out/initramfs.cpio.gz" "$out/$name-console.log" "$tmo" lsx.mode=test $extra
 status=$?
 log "test: guest finished (status $status)"

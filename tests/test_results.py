@@ -198,6 +198,71 @@ def test_every_kind_of_splat_fails_the_run(tmp_path, splat):
     assert lsxlog.splats([splat]) == [splat.strip()]
 
 
+def kcsan_report(title, frames_a, frames_b):
+    """A KCSAN report as the kernel prints it (6.12 layout)."""
+    l = ['==================================================================',
+         'BUG: KCSAN: data-race in ' + title, '',
+         'write to 0xffff88807dc1e0a8 of 8 bytes by task 23 on cpu 1:']
+    l += [' %s+0x44/0x80' % f for f in frames_a]
+    l += ['', 'read to 0xffff88807dc1e0a8 of 8 bytes by task 1 on cpu 0:']
+    l += [' %s+0x7b/0x120' % f for f in frames_b]
+    l += ['', 'Reported by Kernel Concurrency Sanitizer on:',
+          'CPU: 0 UID: 0 PID: 1 Comm: cat Not tainted 6.12.57-lsx #1',
+          '==================================================================']
+    return '\n'.join('[   12.%06d] %s' % (i, x) for i, x in enumerate(l))
+
+
+def test_tolerated_kcsan_report_is_noted_not_failed(tmp_path):
+    """config/kcsan-tolerated: the vm event counters' base-kernel race."""
+    rep = kcsan_report('all_vm_events / count_vm_event_fold', ['count_vm_event_fold', 'do_swap_page'],
+                       ['all_vm_events', 'vmstat_start', 'seq_read_iter'])
+    rc, out = verdict(tmp_path, console(splat=rep))
+    assert rc == 0, out
+    assert any(l.startswith('NOTE  tolerated KCSAN report: data-race in all_vm_events / ')
+               for l in out), out
+    assert 'PASS  kernel log clean (no WARN, BUG, oops, lockdep or hung-task report)' in out
+
+
+def test_tolerated_kcsan_report_in_series_code_fails(tmp_path):
+    """The same race with a function the series changes in a stack fails."""
+    rep = kcsan_report('all_vm_events / swap_exit_release', ['swap_exit_release', 'process_one_work'],
+                       ['all_vm_events', 'vmstat_start'])
+    rc, out = verdict(tmp_path, console(splat=rep))
+    assert rc == 1
+    bad = [l for l in out if l.startswith('FAIL  kernel log:')]
+    assert len(bad) == 1 and bad[0].startswith('FAIL  kernel log: 1 splat line(s), first: ')
+    assert bad[0].endswith('] BUG: KCSAN: data-race in all_vm_events / swap_exit_release'), out
+
+
+def test_other_kcsan_report_fails(tmp_path):
+    rep = kcsan_report('dpm_async_work_fn / dpm_async_start', ['dpm_async_start'], ['dpm_async_work_fn'])
+    rc, out = verdict(tmp_path, console(splat=rep))
+    assert rc == 1 and not any(l.startswith('NOTE') for l in out), out
+
+
+def test_kcsan_rules_have_reasons():
+    rules = lsxlog.kcsan_rules(os.path.join(TOP, 'config', 'kcsan-tolerated'))
+    assert rules and all(len(reason) > 40 for _, reason in rules)
+
+
+def test_series_functions_from_patches(tmp_path):
+    p = tmp_path / '0001-x.patch'
+    p.write_text('''diff --git a/mm/memory.c b/mm/memory.c
+--- a/mm/memory.c
++++ b/mm/memory.c
+@@ -10,6 +10,12 @@ static unsigned long zap_pte_range(struct mmu_gather *tlb,
++static bool swap_exit_wanted(struct mm_struct *mm)
++{
++	if (foo(mm))
++		return true;
++}
+diff --git a/tools/testing/selftests/x/x.c b/tools/testing/selftests/x/x.c
+@@ -1,3 +1,4 @@ static int helper(void)
++int main(void)
+''')
+    assert lsxlog.series_functions([str(p)]) == {'zap_pte_range', 'swap_exit_wanted'}
+
+
 def test_harmless_lines_are_not_splats():
     ok = ['[    1.0] ACPI: bus type PCI registered', '[    2.0] Freezing user space processes',
           '# ok 3 test_warning_message_when_told', '[    3.0] workqueue: WARNING is a word']
