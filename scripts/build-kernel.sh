@@ -7,8 +7,6 @@
 #            (config/tier-NAME.config over the flavour)
 # Source in build/kernel/VARIANT/src, objects in build/kernel/VARIANT/obj-FLAVOUR
 # (obj-FLAVOUR-TIER1-TIER2 with tiers).
-# LSX_KTARGET=prepare configures and prepares the tree only (make check's
-# static analysis compiles single files in it).
 # Both variants sit at the same depth so that ccache (with CCACHE_BASEDIR)
 # shares the objects the two trees have in common.
 . "$(dirname "$0")/lib.sh"
@@ -74,8 +72,7 @@ rm -rf "$cfg" "$cfg.log"
 log "kernel $variant/$flavour: building in $obj (log: $obj/build.log)"
 start=$(date +%s)
 "${kmake[@]}" olddefconfig >"$obj/build.log" 2>&1 || die "olddefconfig failed (see $obj/build.log)"
-target=${LSX_KTARGET:-bzImage}
-"${kmake[@]}" "$target" >>"$obj/build.log" 2>&1 &
+"${kmake[@]}" bzImage >>"$obj/build.log" 2>&1 &
 pid=$!
 # Show that a long build is alive: a line every 30 s with what it is doing.
 while kill -0 "$pid" 2>/dev/null; do
@@ -95,8 +92,4 @@ if [ $rc -ne 0 ]; then
 	die "kernel $variant/$flavour failed to build (full log: $obj/build.log)"
 fi
 grep -E '^[^ ].*warning:' "$obj/build.log" >"$obj/warnings.log"
-if [ "$target" = bzImage ]; then
-	log "kernel $variant/$flavour: built in $(( $(date +%s) - start )) s: $obj/arch/x86/boot/bzImage"
-else
-	log "kernel $variant/$flavour: $target done in $(( $(date +%s) - start )) s: $obj"
-fi
+log "kernel $variant/$flavour: built in $(( $(date +%s) - start )) s: $obj/arch/x86/boot/bzImage"
