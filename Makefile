@@ -6,10 +6,10 @@ SHELL := /bin/bash
 TREE ?= $(CURDIR)/build/tree
 REPS ?= 5
 BENCH ?=
-export REPS CYCLES INNER TESTS SAN RT
+export REPS CYCLES INNER TESTS SAN RT MATRIX_TARGETS MATRIX_STATES KUNIT_ARCHS
 
-.PHONY: all bench report test stress check check-harness check-build send-ready \
-	tree export deps clean help
+.PHONY: all bench report test stress check check-harness check-build check-kunit \
+	check-matrix send-ready tree export deps deps-check deps-matrix clean help
 
 all:
 	@LSX_COMMAND="make$(if $(filter-out 5,$(REPS)), REPS=$(REPS))" scripts/bench.sh
@@ -27,14 +27,20 @@ test:
 stress:
 	@scripts/test.sh 1
 
-check: deps
+check: deps-check
 	@scripts/check.sh
 
 check-harness: deps
 	@scripts/check-harness.sh
 
-check-build: deps
+check-build: deps-check
 	@scripts/check.sh build
+
+check-kunit: deps
+	@scripts/check-kunit.sh
+
+check-matrix: deps-matrix
+	@scripts/check-matrix.sh
 
 send-ready: deps
 	@scripts/send-ready.sh
@@ -47,6 +53,12 @@ export:
 
 deps:
 	@scripts/deps.sh
+
+deps-check:
+	@scripts/deps.sh check
+
+deps-matrix:
+	@scripts/deps.sh matrix
 
 clean:
 	rm -rf build

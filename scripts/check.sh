@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # make check: checkpatch --strict on every patch; the series applies with
-# 'git am' and with 'quilt push -a --fuzz=0'; every topic applies alone.
+# 'git am' and with 'quilt push -a --fuzz=0'; every topic applies alone;
+# sparse and Coccinelle find nothing new in the files the series touches.
 # make check-build (check.sh build): also build the kernel after each
 # patch (bisectability), with the test config.
 . "$(dirname "$0")/lib.sh"
@@ -114,6 +115,15 @@ if [ "${1:-}" = build ]; then
 			fail=1
 		fi
 	done
+fi
+
+# Static analysis: sparse and Coccinelle on the series' C files, new
+# findings against the base (check-static.sh).
+if "$TOP/scripts/check-static.sh"; then
+	echo "static: no new sparse or Coccinelle finding"
+else
+	echo "static: FAILED (logs in $BUILD/static/)"
+	fail=1
 fi
 
 # The harness's own tests.

@@ -70,3 +70,30 @@ scratch_tree() {
 	git -C "$dir" checkout -q -f --detach "$base" && git -C "$dir" clean -q -fdx ||
 		die "cannot reset $dir (remove it)"
 }
+
+# kbuild_builds SRC OBJ FILE.c: does the configuration in OBJ/.config
+# build FILE.o, by the Makefile of its directory (obj-y, or
+# obj-$(CONFIG_X) with X set)?  A .c file that another one includes has
+# no such line and is not built on its own.  Objects listed through
+# other variables (mm's mmu-y) are not seen: build such directories whole.
+kbuild_builds() {
+	local mf="$1/$(dirname "$3")/Makefile" o
+	o=$(basename "${3%.c}").o
+	[ -f "$mf" ] || return 1
+	awk -v o="$o" -v cfg="$2/.config" '
+		BEGIN { while ((getline l < cfg) > 0) if (l ~ /=[ym]$/) { sub(/=.*/, "", l); on[l] = 1 } }
+		/\\$/ { sub(/\\$/, ""); acc = acc $0 " "; next }
+		{ line = acc $0; acc = "" }
+		{
+			n = split(line, w, /[ \t]+/)
+			has = 0
+			for (i = 1; i <= n; i++) if (w[i] == o) has = 1
+			if (!has) next
+			if (line ~ /^[ \t]*obj-y[ \t]*[:+]?=/) found = 1
+			if (match(line, /^[ \t]*obj-\$\(CONFIG_[A-Za-z0-9_]+\)/)) {
+				c = substr(line, RSTART, RLENGTH); sub(/.*\$\(/, "", c); sub(/\)$/, "", c)
+				if (c in on) found = 1
+			}
+		}
+		END { exit !found }' "$mf"
+}
