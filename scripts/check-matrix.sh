@@ -103,9 +103,9 @@ errors() {	# errors LOG
 	sed -E "s|$src/||g" "$1" | grep -E ': (fatal )?error: |^ERROR: |Error [0-9]+$|No rule to make target' | head -5
 }
 
-# configure TARGET-CONFIG ARCH OBJ: write OBJ/.config (only if it changes)
+# configure TARGET-CONFIG OBJ: write OBJ/.config (only if it changes)
 configure() {
-	local spec=$1 arch=$2 obj=$3 cfg="$3/lsx-config" kind opts o
+	local spec=$1 obj=$2 cfg="$2/lsx-config" kind opts o
 	kind=${spec%%:*}
 	opts=; [ "$kind" = "$spec" ] || opts=${spec#*:}
 	rm -rf "$cfg" && mkdir -p "$cfg"
@@ -140,7 +140,7 @@ configure() {
 	cmp -s "$cfg/.config" "$obj/.config" || cp "$cfg/.config" "$obj/.config"
 }
 
-# wanted OBJ SPEC STATE: the OPT=v of SPEC that olddefconfig dropped (an
+# wanted SPEC OBJ: the OPT=v of SPEC that olddefconfig dropped (an
 # option the series adds is only checked where the state has it).
 wanted() {
 	local spec=$1 obj=$2 o name v miss=
@@ -184,7 +184,7 @@ while read -r name arch cross spec scope; do
 	for s in base $states; do
 		log "matrix: $name: $s"
 		checkout "$s"
-		if ! configure "$spec" "$arch" "$obj"; then
+		if ! configure "$spec" "$obj"; then
 			say "matrix: $name $s: FAILED: configuration (see $obj/lsx-config.log)"
 			target_fail=1
 			break

@@ -32,19 +32,19 @@ log "static: preparing the base tree"
 "${bmake[@]}" olddefconfig prepare >"$out/base-prepare.log" 2>&1 ||
 	die "preparing the base tree failed (see $out/base-prepare.log)"
 
-# The series' C files that the test kernel builds as objects (a file
-# that another includes, such as a KUnit suite, is checked with it).
-files=()
-for f in $(cd "$psrc" && git diff --name-only base HEAD -- '*.c' | grep -v '^tools/'); do
-	[ -f "$pobj/${f%.c}.o" ] && files+=("$f")
-done
-[ ${#files[@]} -gt 0 ] || die "the test configuration builds none of the series' C files"
-objs=("${files[@]/%.c/.o}")
-
 # Every file the series adds or changes: findings are counted in these
 # only (a header the series does not touch is reported when a new file
 # includes it, and is not the series' to answer).
 touched=$(cd "$psrc" && git diff --name-only base HEAD -- '*.c' '*.h' | grep -v "^tools/" | paste -sd" " -)
+
+# Of these, the C files that the test kernel builds as objects (a file
+# that another includes, such as a KUnit suite, is checked with it).
+files=()
+for f in $touched; do
+	case $f in *.c) [ -f "$pobj/${f%.c}.o" ] && files+=("$f") ;; esac
+done
+[ ${#files[@]} -gt 0 ] || die "the test configuration builds none of the series' C files"
+objs=("${files[@]/%.c/.o}")
 
 # One checker over a list of objects: the findings in the series' files,
 # one "path: message" a line, sorted; no line or column, also not in the
