@@ -46,10 +46,17 @@ am() {	# am WHAT PATCH...
 	local what=$1; shift
 	[ $# -gt 0 ] || { echo "apply: $what: no patches"; return 0; }
 	reset_tree
-	if git -C "$t" am -q "${@/#/$TOP/patches/}" >"$t.log" 2>&1; then
+	local rc=0 why
+	git -C "$t" am -q "${@/#/$TOP/patches/}" >"$t.log" 2>&1 || rc=$?
+	if [ "$rc" -eq 0 ]; then
 		echo "apply: $what: git am: $# patch(es) apply"
 	else
-		echo "apply: $what: git am FAILED: $(grep -m1 -E 'Patch failed|error' "$t.log")"
+		# git am's own message, or the end of its output when it
+		# has none of the usual ones; the log is kept per check.
+		why=$(grep -m1 -E 'Patch failed|error|fatal' "$t.log")
+		[ -n "$why" ] || why=$(tail -n 3 "$t.log" | paste -sd' ')
+		echo "apply: $what: git am FAILED: ${why:-no output, exit status $rc}"
+		cp "$t.log" "$BUILD/check/am-${what//[^A-Za-z0-9-]/_}.log"
 		fail=1
 	fi
 }
