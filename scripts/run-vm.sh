@@ -30,10 +30,13 @@ log_buf_len=16M printk.devkmsg=on rdinit=/init tsc=reliable $*"
 tsc_khz=${LSX_TSC_KHZ:-$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)}
 [ -n "$tsc_khz" ] && cmdline="$cmdline tsc_early_khz=$tsc_khz"
 
+# LSX_QEMU_ARGS: more QEMU options, split on spaces, e.g.
+# "-icount shift=0,sleep=off" for instruction-counted guest time.
 mkdir -p "$(dirname "$logf")"
+# shellcheck disable=SC2086
 timeout -k 10 "$tmo" qemu-system-x86_64 \
 	-machine pc -cpu max -smp "${LSX_SMP:-2}" -m "${LSX_MEM:-2G}" \
-	-accel tcg -nographic -no-reboot -nodefaults \
+	-accel tcg ${LSX_QEMU_ARGS:-} -nographic -no-reboot -nodefaults \
 	-serial stdio -monitor none -nic none \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x01 \
 	-kernel "$kernel" -initrd "$initrd" -append "$(echo $cmdline)" \
