@@ -3,6 +3,8 @@
 # Boot a kernel with an initramfs under QEMU (TCG) and carry the guest's
 # exit status to the host.
 #   run-vm.sh KERNEL INITRAMFS LOG TIMEOUT_S [kernel args...]
+# LSX_MACHINE=real (make real-sleep) boots a q35 machine with real emulated
+# devices instead of the bare PC: see machine_args below.
 # Exit status: the guest's (lsx-exit CODE), or
 #   124  the guest did not finish within TIMEOUT_S (hang)
 #   125  the guest ended without a result (panic, reboot, QEMU error)
@@ -30,14 +32,52 @@ log_buf_len=16M printk.devkmsg=on rdinit=/init tsc=reliable $*"
 tsc_khz=${LSX_TSC_KHZ:-$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)}
 [ -n "$tsc_khz" ] && cmdline="$cmdline tsc_early_khz=$tsc_khz"
 
+# The bare machine of every test and benchmark: a PC with no devices but
+# the serial console.  LSX_MACHINE=real: a q35 machine whose devices sit
+# behind PCIe root ports, for real system sleep (scripts/real-sleep.sh):
+#   rp1 virtio-blk (LSX_DISKS/virtio.img: ext2 + swap partition)
+#   rp2 virtio-net, rp3 e1000e (user networking, no host access)
+#   rp4 qemu-xhci with usb-storage (usb.img), usb-kbd, usb-tablet
+#   ICH9 AHCI (built into q35) with a SATA disk (ahci.img), ICH9 SMBus
+#   and LPC (TCO watchdog), an i6300esb watchdog, virtio-rng, the CMOS RTC.
+# A QMP socket (LSX_DISKS/qmp.sock) lets the host press the power button
+# or wake the guest from S3.
+machine_args=(-machine pc -nic none)
+if [ "${LSX_MACHINE:-pc}" = real ]; then
+	d=${LSX_DISKS:?LSX_MACHINE=real needs LSX_DISKS}
+	for f in virtio ahci usb; do
+		[ -f "$d/$f.img" ] || die "no disk image $d/$f.img (scripts/real-sleep.sh disks $d)"
+	done
+	rm -f "$d/qmp.sock"
+	machine_args=(-machine q35
+		-device pcie-root-port,id=rp1,bus=pcie.0,chassis=1,addr=0x2
+		-device pcie-root-port,id=rp2,bus=pcie.0,chassis=2,addr=0x3
+		-device pcie-root-port,id=rp3,bus=pcie.0,chassis=3,addr=0x4
+		-device pcie-root-port,id=rp4,bus=pcie.0,chassis=4,addr=0x5
+		-drive "file=$d/virtio.img,if=none,id=vd0,format=raw"
+		-device virtio-blk-pci,drive=vd0,bus=rp1
+		-netdev user,id=n0,restrict=on
+		-device virtio-net-pci,netdev=n0,bus=rp2
+		-netdev user,id=n1,restrict=on,net=10.0.3.0/24
+		-device e1000e,netdev=n1,bus=rp3
+		-device qemu-xhci,id=xhci,bus=rp4
+		-drive "file=$d/usb.img,if=none,id=us0,format=raw"
+		-device usb-storage,bus=xhci.0,drive=us0
+		-device usb-kbd,bus=xhci.0 -device usb-tablet,bus=xhci.0
+		-drive "file=$d/ahci.img,if=none,id=sd0,format=raw"
+		-device ide-hd,drive=sd0,bus=ide.0
+		-device virtio-rng-pci,bus=pcie.0 -device i6300esb,bus=pcie.0
+		-qmp "unix:$d/qmp.sock,server=on,wait=off")
+fi
+
 # LSX_QEMU_ARGS: more QEMU options, split on spaces, e.g.
 # "-icount shift=0,sleep=off" for instruction-counted guest time.
 mkdir -p "$(dirname "$logf")"
 # shellcheck disable=SC2086
 timeout -k 10 "$tmo" qemu-system-x86_64 \
-	-machine pc -cpu max -smp "${LSX_SMP:-2}" -m "${LSX_MEM:-2G}" \
+	"${machine_args[@]}" -cpu max -smp "${LSX_SMP:-2}" -m "${LSX_MEM:-2G}" \
 	-accel tcg ${LSX_QEMU_ARGS:-} -nographic -no-reboot -nodefaults \
-	-serial stdio -monitor none -nic none \
+	-serial stdio -monitor none \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x01 \
 	-kernel "$kernel" -initrd "$initrd" -append "$(echo $cmdline)" \
 	</dev/null 2>&1 | sed -u 's/\r//g' | tee "$logf" | {
