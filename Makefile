@@ -6,10 +6,11 @@ SHELL := /bin/bash
 TREE ?= $(CURDIR)/build/tree
 REPS ?= 5
 BENCH ?=
-export REPS CYCLES INNER TESTS SAN RT MATRIX_TARGETS MATRIX_STATES KUNIT_ARCHS
+export REPS CYCLES INNER TESTS SAN RT MATRIX_TARGETS MATRIX_STATES KUNIT_ARCHS \
+	REAL_SLEEP_ARGS
 
 .PHONY: all bench report test stress check check-harness check-build check-kunit \
-	check-matrix send-ready tree export deps deps-check deps-matrix clean help
+	check-matrix real-sleep send-ready tree export deps deps-check deps-matrix clean help
 
 all:
 	@LSX_COMMAND="make$(if $(filter-out 5,$(REPS)), REPS=$(REPS))" scripts/bench.sh
@@ -29,6 +30,9 @@ stress:
 
 check: deps-check
 	@scripts/check.sh
+
+real-sleep:
+	@scripts/real-sleep.sh
 
 check-harness: deps
 	@scripts/check-harness.sh

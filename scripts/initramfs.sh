@@ -26,7 +26,7 @@ for a in $("$bb" --list-full); do
 	[ -e "$stage/$a" ] || ln -s /bin/busybox "$stage/$a"
 done
 cp "$TOP/guest/init" "$stage/init"
-cp "$TOP/guest/run-tests" "$TOP/guest/kselftests" "$stage/lsx/"
+cp "$TOP/guest/run-tests" "$TOP/guest/kselftests" "$TOP/guest/real-sleep" "$stage/lsx/"
 rm -f "$stage/usr/bin/timeout"
 cp "$TOP/guest/timeout" "$stage/usr/bin/timeout"
 echo "root:x:0:0:root:/root:/bin/sh" >"$stage/etc/passwd"

@@ -1,0 +1,268 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Judge a make real-sleep run.
+
+    realsleep.py LOG:STATUS...      one argument per boot, in boot order
+
+Each LOG is the console of one boot of the q35 guest (guest/real-sleep),
+STATUS the exit status scripts/run-vm.sh gave for it.  The run passes when
+  - every boot but the last ended in a hibernation (status 125 after
+    LSX-REAL-HIBERNATE and the kernel's restart), the last with status 0
+    after LSX-REAL-DONE, and no boot needed the host to wake S3 by force;
+  - the KTAP results across the boots follow the plan, numbered 1..N,
+    all ok;
+  - no kernel log holds a splat (WARNING, BUG, Oops, lockdep, hung task,
+    panic);
+  - in every traced transition each device's PM callback ran at most once
+    per phase, ended without error (except in the refusal transition),
+    and in the suspend phases ended before its parent's and suppliers'
+    callbacks started, in the resume phases started only after theirs
+    ended (parents from the trace, device links from the guest's
+    /sys/class/devlink dump, SYNC_STATE_ONLY and dormant links excluded,
+    as the PM core excludes them).
+Prints a table per transition (phase times, callbacks, the most that ran
+at once) and one last line with the verdict; exits 1 on a failure.
+"""
+import re
+import sys
+from collections import defaultdict
+
+SPLAT = re.compile(r"(WARNING:|BUG:|Oops|Call Trace:|possible circular locking|"
+                   r"possible recursive locking|inconsistent lock state|"
+                   r"INFO: task .* blocked|Kernel panic|general protection fault|"
+                   r"UBSAN:|KASAN:|KCSAN:)")
+RESULT = re.compile(r"^(not ok|ok) (\d+) (.*)$")
+TRACE = re.compile(r"\s(\d+\.\d+): (device_pm_callback_start|device_pm_callback_end|"
+                   r"suspend_resume): (.*)$")
+SUSPEND_PHASES = ("dpm_suspend", "dpm_suspend_late", "dpm_suspend_noirq")
+RESUME_PHASES = ("dpm_resume_noirq", "dpm_resume_early", "dpm_resume")
+PHASES = ("dpm_prepare",) + SUSPEND_PHASES + RESUME_PHASES + ("dpm_complete",)
+
+
+def parse_topology(lines):
+    links = []
+    inside = False
+    for line in lines:
+        if line.startswith("LSX-TOPO-BEGIN"):
+            inside = True
+        elif line.startswith("LSX-TOPO-END"):
+            inside = False
+        elif inside and line.startswith("link "):
+            f = line.split()
+            if len(f) >= 5 and f[3] == "0" and f[4] != "dormant":
+                links.append((f[1], f[2]))
+    return links
+
+
+def parse_traces(lines):
+    """[(label, [(ts, event, text)])] for every LSX-PMTRACE block."""
+    blocks = []
+    cur = None
+    for line in lines:
+        if line.startswith("LSX-PMTRACE-BEGIN "):
+            cur = (line.split(" ", 1)[1].strip(), [])
+        elif line.startswith("LSX-PMTRACE-END"):
+            if cur:
+                blocks.append(cur)
+            cur = None
+        elif cur is not None:
+            m = TRACE.search(line)
+            if m:
+                cur[1].append((float(m.group(1)), m.group(2), m.group(3)))
+    return blocks
+
+
+def phases_of(events):
+    """Split a transition's events into phase instances.
+
+    Returns [(phase, begin, end, {dev: [start, end, parent, err]}, dups)].
+    """
+    out = []
+    cur = None
+    for ts, ev, text in events:
+        if ev == "suspend_resume":
+            m = re.match(r"(\w+)\[(\d+)\] (begin|end)", text)
+            if not m or m.group(1) not in PHASES:
+                continue
+            if m.group(3) == "begin":
+                cur = [m.group(1), ts, None, {}, set()]
+                out.append(cur)
+            elif cur and cur[0] == m.group(1):
+                cur[2] = ts
+                cur = None
+            continue
+        if cur is None:
+            continue
+        if ev == "device_pm_callback_start":
+            head, _, rest = text.partition(", parent: ")
+            dev = head.split()[-1] if head.split() else head
+            parent = rest.rsplit(", ", 1)[0] if rest else "none"
+            if dev in cur[3]:
+                cur[4].add(dev)
+            cur[3][dev] = [ts, None, parent, 0]
+        else:
+            head, _, err = text.rpartition(", err=")
+            dev = head.split()[-1] if head.split() else head
+            if dev in cur[3]:
+                cur[3][dev][1] = ts
+                try:
+                    cur[3][dev][3] = int(err)
+                except ValueError:
+                    pass
+    return out
+
+
+def concurrency(devs):
+    pts = []
+    for s, e, _, _ in devs.values():
+        if e is not None:
+            pts.append((s, 1))
+            pts.append((e, -1))
+    best = now = 0
+    for _, d in sorted(pts, key=lambda p: (p[0], p[1])):
+        now += d
+        best = max(best, now)
+    return best
+
+
+def check_order(label, phases, links, problems):
+    """Order checks of one transition; returns the pairs checked."""
+    checked = 0
+    refusal = label.startswith("refusal")
+    for phase, begin, end, devs, dups in phases:
+        for d in sorted(dups):
+            problems.append("%s %s: %s called more than once" % (label, phase, d))
+        for d, (s, e, parent, err) in devs.items():
+            if e is None and not refusal:
+                problems.append("%s %s: %s started and never ended" % (label, phase, d))
+            if err and not refusal:
+                problems.append("%s %s: %s returned %d" % (label, phase, d, err))
+        if phase in SUSPEND_PHASES:
+            # (must end first, may start after)
+            pairs = [(c, v[2]) for c, v in devs.items()]
+            pairs += [(con, sup) for sup, con in links]
+        elif phase in RESUME_PHASES:
+            pairs = [(v[2], c) for c, v in devs.items()]
+            pairs += [(sup, con) for sup, con in links]
+        else:
+            continue
+        for first, then in pairs:
+            if first not in devs or then not in devs:
+                continue
+            if first in dups or then in dups:
+                continue
+            e = devs[first][1]
+            s = devs[then][0]
+            checked += 1
+            if e is None or s < e:
+                problems.append("%s %s: %s started at %.6f before %s ended (%s)" %
+                                (label, phase, then, s, first,
+                                 "never" if e is None else "%.6f" % e))
+    return checked
+
+
+def main(argv):
+    if not argv:
+        print(__doc__, file=sys.stderr)
+        return 2
+    boots = []
+    for a in argv:
+        path, _, st = a.rpartition(":")
+        try:
+            with open(path, errors="replace") as f:
+                lines = f.read().splitlines()
+        except OSError as e:
+            print("real-sleep: FAIL: cannot read %s: %s" % (path, e))
+            return 1
+        boots.append((path, int(st), lines))
+
+    problems = []
+    plan = None
+    results = []
+    links = []
+    forced = 0
+    for i, (path, st, lines) in enumerate(boots):
+        last = i == len(boots) - 1
+        name = path.rsplit("/", 1)[-1]
+        if not links:
+            links = parse_topology(lines)
+        for line in lines:
+            if plan is None and re.match(r"^1\.\.\d+$", line):
+                plan = int(line[3:])
+            m = RESULT.match(line)
+            if m:
+                results.append((m.group(1) == "ok", int(m.group(2)), m.group(3)))
+            if SPLAT.search(line):
+                problems.append("%s: kernel splat: %s" % (name, line.strip()))
+            if line.startswith("LSX-REAL-NOIMAGE") or line.startswith("Bail out!"):
+                problems.append("%s: %s" % (name, line.strip()))
+        wlog = path.replace("boot-", "waker-")
+        try:
+            with open(wlog) as f:
+                for wl in f:
+                    if wl.startswith("LSX-WAKER-FORCED"):
+                        forced += 1
+                        problems.append("%s: the RTC did not wake S3: %s" % (name, wl.strip()))
+        except OSError:
+            pass
+        hib = any(l.startswith("LSX-REAL-HIBERNATE") for l in lines)
+        reboot = any("reboot: Restarting system" in l for l in lines)
+        if not last:
+            if not (st == 125 and hib and reboot):
+                problems.append("%s: ended with status %d, not in a hibernation" % (name, st))
+        elif st == 124:
+            problems.append("%s: the guest hung (no result within the time limit)" % name)
+        elif st == 125 and hib and reboot:
+            problems.append("%s: hibernated, but no boot resumed it (too few boots)" % name)
+        elif st != 0:
+            problems.append("%s: ended with status %d" % (name, st))
+        if last and not any(l.startswith("LSX-REAL-DONE") for l in lines):
+            problems.append("%s: the plan did not finish (no LSX-REAL-DONE)" % name)
+
+    if plan is None:
+        problems.append("no KTAP plan in the first boot")
+    for want, (ok, num, name) in enumerate(results, 1):
+        if num != want:
+            problems.append("test %d is numbered %d (%s)" % (want, num, name))
+            break
+    for ok, num, name in results:
+        if not ok:
+            problems.append("not ok %d %s" % (num, name))
+    if plan is not None and len(results) != plan:
+        problems.append("%d of %d planned tests reported" % (len(results), plan))
+
+    checked = 0
+    ntrans = 0
+    print("%-44s %-17s %9s %5s %4s" % ("transition", "phase", "ms", "calls", "par"))
+    for path, st, lines in boots:
+        for label, events in parse_traces(lines):
+            ntrans += 1
+            phases = phases_of(events)
+            checked += check_order(label, phases, links, problems)
+            for phase, begin, end, devs, dups in phases:
+                ms = (end - begin) * 1000 if end is not None else float("nan")
+                print("%-44s %-17s %9.1f %5d %4d" %
+                      (label[:44], phase, ms, len(devs), concurrency(devs)))
+    for path, st, lines in boots:
+        for line in lines:
+            m = re.search(r"(Freezing user space processes completed.*|"
+                          r"Freezing remaining freezable tasks completed.*)", line)
+            if m:
+                print("# %s" % m.group(1))
+
+    tests = len(results)
+    if problems:
+        for p in problems[:40]:
+            print("# %s" % p)
+        print("real-sleep: FAIL: %s (%d problem(s); %d boots, %d of %s tests)" %
+              (problems[0], len(problems), len(boots), sum(r[0] for r in results),
+               plan))
+        return 1
+    print("real-sleep: PASS: %d tests ok in %d boots, %d traced transitions, "
+          "%d callback orderings checked against parents and %d device links, "
+          "no splat" % (tests, len(boots), ntrans, checked, len(links)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
