@@ -7,7 +7,7 @@ TREE ?= $(CURDIR)/build/tree
 REPS ?= 5
 BENCH ?=
 export REPS CYCLES INNER TESTS SAN RT MATRIX_TARGETS MATRIX_STATES KUNIT_ARCHS \
-	REAL_SLEEP_ARGS
+	REAL_SLEEP_ARGS REAL_SLEEP_STATES
 
 .PHONY: all bench report test stress check check-harness check-build check-kunit \
 	check-matrix real-sleep send-ready tree export deps deps-check deps-matrix clean help

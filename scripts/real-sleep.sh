@@ -7,7 +7,9 @@
 #   real-sleep.sh run KERNEL INITRAMFS OUT run the plan with that kernel
 #   real-sleep.sh disks DIR                only make the disk images
 # CYCLES (default 2): cycles of each of s2idle, S3 and hibernation, each
-# with pm_async=1 and then 0.  REAL_SLEEP_ARGS: more kernel arguments.
+# with pm_async=1 and then 0.  REAL_SLEEP_STATES (default "freeze mem
+# disk"): which of s2idle, S3 and hibernation to run.  REAL_SLEEP_ARGS: more
+# kernel arguments.
 #
 # The guest runs on QEMU's q35 machine (run-vm.sh, LSX_MACHINE=real).  A
 # hibernation writes the image to the virtio disk's swap partition and
@@ -47,6 +49,13 @@ fi
 
 cycles=${CYCLES:-2}
 [[ $cycles =~ ^[1-9][0-9]*$ ]] || die "CYCLES=$cycles: a positive number of cycles"
+states=${REAL_SLEEP_STATES:-freeze mem disk}
+for st in $states; do
+	case $st in
+	freeze|mem|disk) ;;
+	*) die "REAL_SLEEP_STATES='$states': the states are freeze, mem and disk" ;;
+	esac
+done
 
 if [ "${1:-}" = run ]; then
 	kernel=${2:?kernel}; initrd=${3:?initramfs}; out=${4:?output directory}
@@ -68,8 +77,9 @@ make_disks "$out/disks"
 # Per boot: the first one runs setup, s2idle, S3, the pm_test levels and
 # the first hibernation; each later one resumes and runs one hibernation.
 tmo=$((900 + 300 * cycles))
-boots=$((2 * cycles + 1))
-args="lsx.mode=real lsx.cycles=$cycles no_console_suspend kunit.enable=0 hpet=disable ${REAL_SLEEP_ARGS:-}"
+boots=1
+[[ " $states " == *" disk "* ]] && boots=$((2 * cycles + 1))
+args="lsx.mode=real lsx.cycles=$cycles lsx.states=$(echo $states | tr ' ' ,) no_console_suspend kunit.enable=0 hpet=disable ${REAL_SLEEP_ARGS:-}"
 results=()
 resume=
 t0=$(date +%s)
