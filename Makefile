@@ -7,10 +7,10 @@ TREE ?= $(CURDIR)/build/tree
 REPS ?= 5
 BENCH ?=
 export REPS CYCLES INNER TESTS SAN RT MATRIX_TARGETS MATRIX_STATES KUNIT_ARCHS \
-	REAL_SLEEP_ARGS REAL_SLEEP_STATES
+	REAL_SLEEP_ARGS REAL_SLEEP_STATES LAVA_URL
 
 .PHONY: all bench report test stress check check-harness check-build check-kunit \
-	check-matrix real-sleep send-ready tree export deps deps-check deps-matrix clean help
+	check-matrix real-sleep lava-jobs send-ready tree export deps deps-check deps-matrix clean help
 
 all:
 	@LSX_COMMAND="make$(if $(filter-out 5,$(REPS)), REPS=$(REPS))" scripts/bench.sh
@@ -33,6 +33,9 @@ check: deps-check
 
 real-sleep:
 	@scripts/real-sleep.sh
+
+lava-jobs:
+	@scripts/lava-jobs.sh
 
 check-harness: deps
 	@scripts/check-harness.sh
