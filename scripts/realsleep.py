@@ -75,7 +75,12 @@ def parse_traces(lines):
 def phases_of(events):
     """Split a transition's events into phase instances.
 
-    Returns [(phase, begin, end, {dev: [start, end, parent, err]}, dups)].
+    Returns [(phase, begin, end, recs)], recs a list of callbacks
+    {"drv", "dev", "parent", "start", "end", "err"}.  A device name is
+    not unique (ata1 is a port and its transport device, every USB device
+    has an ep_00): a callback is known by its driver string, name and
+    parent, and an end goes to the open start of the same driver string
+    and name.
     """
     out = []
     cur = None
@@ -85,7 +90,7 @@ def phases_of(events):
             if not m or m.group(1) not in PHASES:
                 continue
             if m.group(3) == "begin":
-                cur = [m.group(1), ts, None, {}, set()]
+                cur = [m.group(1), ts, None, []]
                 out.append(cur)
             elif cur and cur[0] == m.group(1):
                 cur[2] = ts
@@ -95,29 +100,30 @@ def phases_of(events):
             continue
         if ev == "device_pm_callback_start":
             head, _, rest = text.partition(", parent: ")
-            dev = head.split()[-1] if head.split() else head
+            drv, _, dev = head.rpartition(" ")
             parent = rest.rsplit(", ", 1)[0] if rest else "none"
-            if dev in cur[3]:
-                cur[4].add(dev)
-            cur[3][dev] = [ts, None, parent, 0]
+            cur[3].append({"drv": drv, "dev": dev, "parent": parent,
+                           "start": ts, "end": None, "err": 0})
         else:
             head, _, err = text.rpartition(", err=")
-            dev = head.split()[-1] if head.split() else head
-            if dev in cur[3]:
-                cur[3][dev][1] = ts
-                try:
-                    cur[3][dev][3] = int(err)
-                except ValueError:
-                    pass
+            drv, _, dev = head.rpartition(" ")
+            for r in reversed(cur[3]):
+                if r["dev"] == dev and r["drv"] == drv and r["end"] is None:
+                    r["end"] = ts
+                    try:
+                        r["err"] = int(err)
+                    except ValueError:
+                        pass
+                    break
     return out
 
 
-def concurrency(devs):
+def concurrency(recs):
     pts = []
-    for s, e, _, _ in devs.values():
-        if e is not None:
-            pts.append((s, 1))
-            pts.append((e, -1))
+    for r in recs:
+        if r["end"] is not None:
+            pts.append((r["start"], 1))
+            pts.append((r["end"], -1))
     best = now = 0
     for _, d in sorted(pts, key=lambda p: (p[0], p[1])):
         now += d
@@ -126,37 +132,56 @@ def concurrency(devs):
 
 
 def check_order(label, phases, links, problems):
-    """Order checks of one transition; returns the pairs checked."""
+    """Order checks of one transition; returns the pairs checked.
+
+    Pairs whose names are ambiguous in the phase (two callbacks of devices
+    with that name) are left out; a device called twice is a problem.
+    """
     checked = 0
     refusal = label.startswith("refusal")
-    for phase, begin, end, devs, dups in phases:
-        for d in sorted(dups):
-            problems.append("%s %s: %s called more than once" % (label, phase, d))
-        for d, (s, e, parent, err) in devs.items():
-            if e is None and not refusal:
-                problems.append("%s %s: %s started and never ended" % (label, phase, d))
-            if err and not refusal:
-                problems.append("%s %s: %s returned %d" % (label, phase, d, err))
-        if phase in SUSPEND_PHASES:
-            # (must end first, may start after)
-            pairs = [(c, v[2]) for c, v in devs.items()]
-            pairs += [(con, sup) for sup, con in links]
-        elif phase in RESUME_PHASES:
-            pairs = [(v[2], c) for c, v in devs.items()]
-            pairs += [(sup, con) for sup, con in links]
-        else:
-            continue
+    for phase, begin, end, recs in phases:
+        seen = {}
+        byname = defaultdict(list)
+        for r in recs:
+            k = (r["drv"], r["dev"], r["parent"])
+            if k in seen:
+                problems.append("%s %s: %s %s (parent %s) called more than once" %
+                                (label, phase, r["drv"], r["dev"], r["parent"]))
+            seen[k] = r
+            byname[r["dev"]].append(r)
+            if r["end"] is None and not refusal:
+                problems.append("%s %s: %s started and never ended" % (label, phase, r["dev"]))
+            if r["err"] and not refusal:
+                problems.append("%s %s: %s returned %d" % (label, phase, r["dev"], r["err"]))
+
+        def one(name):
+            c = byname.get(name, [])
+            return c[0] if len(c) == 1 else None
+
+        # (the one that must end first, the one that may start after)
+        pairs = []
+        for r in recs:
+            p = one(r["parent"])
+            if p is None:
+                continue
+            if phase in SUSPEND_PHASES:
+                pairs.append((r, p))
+            elif phase in RESUME_PHASES:
+                pairs.append((p, r))
+        for sup, con in links:
+            s, c = one(sup), one(con)
+            if s is None or c is None:
+                continue
+            if phase in SUSPEND_PHASES:
+                pairs.append((c, s))
+            elif phase in RESUME_PHASES:
+                pairs.append((s, c))
         for first, then in pairs:
-            if first not in devs or then not in devs:
-                continue
-            if first in dups or then in dups:
-                continue
-            e = devs[first][1]
-            s = devs[then][0]
             checked += 1
-            if e is None or s < e:
+            e = first["end"]
+            if e is None or then["start"] < e:
                 problems.append("%s %s: %s started at %.6f before %s ended (%s)" %
-                                (label, phase, then, s, first,
+                                (label, phase, then["dev"], then["start"], first["dev"],
                                  "never" if e is None else "%.6f" % e))
     return checked
 
@@ -239,16 +264,20 @@ def main(argv):
             ntrans += 1
             phases = phases_of(events)
             checked += check_order(label, phases, links, problems)
-            for phase, begin, end, devs, dups in phases:
+            for phase, begin, end, recs in phases:
                 ms = (end - begin) * 1000 if end is not None else float("nan")
                 print("%-44s %-17s %9.1f %5d %4d" %
-                      (label[:44], phase, ms, len(devs), concurrency(devs)))
+                      (label[:44], phase, ms, len(recs), concurrency(recs)))
+    # how long the freezer took, per transition (the zombie load's)
     for path, st, lines in boots:
+        label = None
         for line in lines:
-            m = re.search(r"(Freezing user space processes completed.*|"
-                          r"Freezing remaining freezable tasks completed.*)", line)
-            if m:
-                print("# %s" % m.group(1))
+            if line.startswith("LSX-REAL-TRANSITION "):
+                label = line.split(" ", 1)[1]
+            m = re.search(r"Freezing (user space processes|remaining freezable tasks) "
+                          r"completed \(elapsed ([0-9.]+) seconds\)", line)
+            if m and label:
+                print("# %s: freezing %s took %s s" % (label, m.group(1), m.group(2)))
 
     tests = len(results)
     if problems:

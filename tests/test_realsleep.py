@@ -115,7 +115,7 @@ def test_callback_twice_and_error_fail(tmp_path, capsys):
     args = passing(tmp_path, first_extra=bad)
     realsleep.main(args)
     out = capsys.readouterr().out
-    assert "k called more than once" in out
+    assert "pci k (parent none) called more than once" in out
     assert "k returned -5" in out
 
 
@@ -136,7 +136,21 @@ def test_driver_name_with_a_space(tmp_path):
           (1.2, "device_pm_callback_end", "i6300ESB timer 0000:00:04.0, err=0"),
           (1.3, "suspend_resume", "dpm_suspend[2] end")]
     ph = realsleep.phases_of(ev)
-    assert ph[0][3]["0000:00:04.0"] == [1.1, 1.2, "pci0000:00", 0]
+    assert ph[0][3] == [{"drv": "i6300ESB timer", "dev": "0000:00:04.0",
+                         "parent": "pci0000:00", "start": 1.1, "end": 1.2, "err": 0}]
+
+
+def test_same_name_twice_is_not_a_repeat(tmp_path, capsys):
+    """ep_00 of two USB devices: two callbacks, neither called twice, and
+    a child of the ambiguous name is not ordered against either."""
+    two = ["LSX-PMTRACE-BEGIN S3 async=1 cycle 3",
+           phase(1.0, "dpm_suspend", "begin"),
+           start(1.1, "ep_00", "1-1", drv="usb"), end(1.2, "ep_00", drv="usb"),
+           start(1.3, "ep_00", "1-2", drv="usb"), end(1.4, "ep_00", drv="usb"),
+           start(1.05, "x", "ep_00"), end(1.5, "x"),
+           phase(1.7, "dpm_suspend", "end"), "LSX-PMTRACE-END"]
+    rc, last = run(passing(tmp_path, first_extra=two), capsys)
+    assert rc == 0, last
 
 
 def test_splat_fails(tmp_path, capsys):
