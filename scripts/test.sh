@@ -69,3 +69,20 @@ status=$?
 log "test: guest finished (status $status)"
 "$PY" "$TOP/scripts/results.py" "$out/$name-console.log" "$status" \
 	"$TOP/guest/kunit-suites" "$sfile"
+rc=$?
+
+# Real system sleep (scripts/real-sleep.sh, a second kernel build with
+# config/tier-devices.config): in make stress with REAL_SLEEP_CYCLES=25
+# (50 each of s2idle, S3 and hibernation), in make test only with
+# REAL_SLEEP=1 (it does not fit make test's time budget); REAL_SLEEP=0
+# leaves it out.  Not with SAN or RT: the devices tier is built alone.
+if [ "${REAL_SLEEP:-$stress}" = 1 ]; then
+	if [ -n "$tiers" ]; then
+		log "test: real system sleep left out (SAN/RT kernels have no devices tier)"
+	else
+		log "test: real system sleep (make real-sleep)"
+		CYCLES=${REAL_SLEEP_CYCLES:-$([ "$stress" = 1 ] && echo 25 || echo 1)} \
+			"$TOP/scripts/real-sleep.sh" || rc=1
+	fi
+fi
+exit $rc
