@@ -7,7 +7,7 @@ TREE ?= $(CURDIR)/build/tree
 REPS ?= 5
 BENCH ?=
 export REPS CYCLES INNER TESTS SAN RT MATRIX_TARGETS MATRIX_STATES KUNIT_ARCHS \
-	REAL_SLEEP REAL_SLEEP_CYCLES REAL_SLEEP_ARGS REAL_SLEEP_STATES LAVA_URL
+	REAL_SLEEP REAL_SLEEP_CYCLES REAL_SLEEP_ARGS REAL_SLEEP_STATES LAVA_URL LAVA_RUN
 
 .PHONY: all bench report test stress check check-harness check-build check-kunit \
 	check-matrix real-sleep lava-jobs send-ready tree export deps deps-check deps-matrix clean help

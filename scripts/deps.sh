@@ -5,7 +5,7 @@
 #   deps.sh check     also sparse and Coccinelle (make check)
 #   deps.sh matrix    also the cross compilers and Debian's kernel
 #                     configs (make check-matrix)
-#   deps.sh lava      also LAVA's job schemas (make lava-jobs)
+#   deps.sh lava      also LAVA's job schemas and dispatcher (make lava-jobs)
 . "$(dirname "$0")/lib.sh"
 
 PKGS="linux-source-6.12 qemu-system-x86 busybox-static gcc make libc6-dev
@@ -18,7 +18,7 @@ case ${1:-} in
 check) PKGS="$PKGS sparse coccinelle ocaml-nox" ;;
 matrix) PKGS="$PKGS gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf gcc-riscv64-linux-gnu
 gcc-powerpc64le-linux-gnu gcc-s390x-linux-gnu linux-config-6.12" ;;
-lava) PKGS="$PKGS lava-common python3-yaml" ;;
+lava) PKGS="$PKGS lava-common lava-dispatcher python3-yaml" ;;
 *) die "usage: deps.sh [check|matrix|lava]" ;;
 esac
 

@@ -21,6 +21,8 @@ plans.  Writes
                              woken by the RTC, hibernation only with a
                              scratch disk named in the template
   expected.txt               per job, each test case and its result
+  qemu-device.yaml           a rendered qemu device configuration for a
+                             local lava-run of the qemu job
 and validates both with lava_common.schemas (the checks lava-server and
 lava-run apply to a submitted job) and their test monitors' pattern
 against the recorded consoles.  Exit status 1 on any failure.
@@ -163,6 +165,47 @@ def board_job(url, cycles):
     }
 
 
+def qemu_device(name="lsx-qemu"):
+    """A device configuration for lava-run on this machine, as lava-server
+    would render the qemu device type with real-sleep-qemu.yaml's context
+    (lava-run takes rendered configurations; it has no templates)."""
+    return {
+        "device_type": "qemu",
+        "hostname": name,
+        "available_architectures": ["x86_64"],
+        "constants": {
+            "shutdown-message": "reboot: Restarting system",
+            "kernel-start-message": "Linux version [0-9]",
+            "default-shell-prompt": "lava-test: # ",
+            "posix": {"lava_test_sh_cmd": "/bin/sh",
+                      "lava_test_results_dir": "/lava-%s",
+                      "lava_test_shell_file": "~/.bashrc"},
+            "broken_fs_interface": [],
+            "failure_retry": 1,
+            "boot_retry": 1,
+            "boot_retry_interval": 0,
+        },
+        "actions": {
+            "deploy": {"methods": {
+                "tmpfs": {},
+                "image": {"parameters": {"guest": {"size": 512, "interface": "virtio",
+                                                   "driveid": "lava"}}},
+            }},
+            "boot": {
+                "connections": {"serial": None},
+                "methods": {"qemu": {"parameters": {
+                    "command": "qemu-system-x86_64",
+                    "options": ["-machine q35", "-cpu max", "-m 2048", "-accel tcg",
+                                "-nographic", "-nodefaults", "-serial stdio",
+                                "-monitor none"] + QEMU_DEVICES,
+                }}},
+            },
+        },
+        "timeouts": {"actions": {"apply-overlay-image": {"minutes": 2}},
+                     "connections": {"lava-test-shell": {"seconds": 10}}},
+    }
+
+
 def recorded(rundir):
     """The cycles and the test cases with results of the recorded run."""
     cycles = None
@@ -231,6 +274,10 @@ def main(argv):
         mon = job["actions"][-1]["test"]["monitors"][0]["name"]
         lines.append("# %s: test monitor %s, %d cases" % (fname, mon, len(exp)))
         lines += ["%s %s %s" % (mon, n, r) for n, r in exp]
+    with open(os.path.join(outdir, "qemu-device.yaml"), "w") as f:
+        f.write("# SPDX-License-Identifier: GPL-2.0\n"
+                "# For lava-run on this machine (scripts/lava-jobs.sh).\n")
+        yaml.safe_dump(qemu_device(), f, sort_keys=False, width=1000)
     with open(os.path.join(outdir, "expected.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("lava-jobs: expected.txt: %d cases from %s" % (len(lines) - 2, rundir))
