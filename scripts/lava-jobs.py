@@ -20,7 +20,8 @@ plans.  Writes
                              iPXE (LAVA's x86 device type): s2idle and S3
                              woken by the RTC, hibernation only with a
                              scratch disk named in the template
-  expected.txt               per job, each test case and its result
+  expected.txt               per job, each test case (as LAVA names it:
+                             lower case) and its result
   qemu-device.yaml           a rendered qemu device configuration for a
                              local lava-run of the qemu job
 and validates both with lava_common.schemas (the checks lava-server and
@@ -61,8 +62,11 @@ BASE_ARGS = ("console=ttyS0,115200 panic=-1 oops=panic softlockup_panic=1 "
              "hung_task_panic=1 sysctl.kernel.hung_task_timeout_secs=60 "
              "log_buf_len=16M printk.devkmsg=on rdinit=/init no_console_suspend "
              "kunit.enable=0 hpet=disable lsx.mode=real")
-# KTAP as guest/real-sleep prints it; names are [-_a-zA-Z0-9.]+
-PATTERN = r"(?P<result>ok|not ok) \d+ (?P<test_case_id>[-_a-zA-Z0-9.]+)\r?\n"
+# KTAP as guest/real-sleep prints it; names are [-_a-zA-Z0-9.]+.  The
+# name must end in white space, not at the end of what pexpect has read so
+# far (a name cut short), and the console's line ends are "\r\r\n" by the
+# time they reach LAVA through a pty.
+PATTERN = r"(?P<result>ok|not ok) \d+ (?P<test_case_id>[-_a-zA-Z0-9.]+)\s"
 
 
 def monitor(name, timeout_min):
@@ -225,6 +229,11 @@ def recorded(rundir):
     return cycles, out
 
 
+def lava_case(name):
+    """The test case id LAVA's monitor makes of a name."""
+    return re.sub(r"\W+", "_", name.strip().lower())
+
+
 def expected_for(cases, states):
     keep = {"setup"}
     prefixes = {"freeze": ("s2idle_",), "mem": ("S3_", "refusal_"),
@@ -273,7 +282,7 @@ def main(argv):
         exp = expected_for(cases, states)
         mon = job["actions"][-1]["test"]["monitors"][0]["name"]
         lines.append("# %s: test monitor %s, %d cases" % (fname, mon, len(exp)))
-        lines += ["%s %s %s" % (mon, n, r) for n, r in exp]
+        lines += ["%s %s %s" % (mon, lava_case(n), r) for n, r in exp]
     with open(os.path.join(outdir, "qemu-device.yaml"), "w") as f:
         f.write("# SPDX-License-Identifier: GPL-2.0\n"
                 "# For lava-run on this machine (scripts/lava-jobs.sh).\n")

@@ -53,7 +53,7 @@ def test_jobs_validate_and_expect_their_states(tmp_path):
     assert kernel["url"] == "file:///srv/lava/bzImage"
     assert "lsx.states=mem,disk" in kernel["image_arg"]
     exp = (out / "expected.txt").read_text().splitlines()
-    assert "real-sleep-qemu S3_async0_cycle1 pass" in exp
+    assert "real-sleep-qemu s3_async0_cycle1 pass" in exp
     assert "real-sleep-qemu hibernation_pm_test_core_async1 pass" in exp
     assert not any(e.startswith("real-sleep-qemu s2idle") for e in exp)
     assert "real-sleep-board s2idle_async1_cycle1 pass" in exp
@@ -73,3 +73,14 @@ def test_a_failed_or_missing_run_is_refused(tmp_path):
     (tmp_path / "b").mkdir()
     rc, _ = make(tmp_path / "b", "nothing here\n")
     assert rc == 1
+
+
+def test_monitor_pattern_on_a_pty_console():
+    """LAVA reads the console through a pty: lines end in \\r\\r\\n, and a
+    read may stop in the middle of a name, which must not match yet."""
+    import re
+    m = re.search(lava_jobs.PATTERN, "ok 5 S3_async1_cycle1\r\r\n")
+    assert m.group("test_case_id") == "S3_async1_cycle1"
+    assert m.group("result") == "ok"
+    assert re.search(lava_jobs.PATTERN, "not ok 5 S3_asy") is None
+    assert lava_jobs.lava_case("S3_async1_cycle1") == "s3_async1_cycle1"
