@@ -79,8 +79,9 @@ def test_monitor_pattern_on_a_pty_console():
     """LAVA reads the console through a pty: lines end in \\r\\r\\n, and a
     read may stop in the middle of a name, which must not match yet."""
     import re
-    m = re.search(lava_jobs.PATTERN, "ok 5 S3_async1_cycle1\r\r\n")
+    m = re.search(lava_jobs.PATTERN, "x\r\r\nok 5 S3_async1_cycle1\r\r\n")
     assert m.group("test_case_id") == "S3_async1_cycle1"
     assert m.group("result") == "ok"
-    assert re.search(lava_jobs.PATTERN, "not ok 5 S3_asy") is None
+    assert re.search(lava_jobs.PATTERN, "\nnot ok 5 S3_asy") is None
+    assert re.search(lava_jobs.PATTERN, "\n[ 1.0] clocksource: lock 2 ns \r\n") is None
     assert lava_jobs.lava_case("S3_async1_cycle1") == "s3_async1_cycle1"
