@@ -13,7 +13,8 @@ pm_debug_messages), presses the ACPI power button through QMP.  It also
 watches QEMU's run state: a guest left in S3 for longer than
 REAL_SLEEP_S3_LIMIT seconds (default 60) is woken with system_wakeup and
 the event is logged, which scripts/realsleep.py counts as a failed RTC
-wake.  It ends when QEMU closes the socket.
+wake.  It ends when QEMU closes the socket (status 0); any other end is
+logged as LSX-WAKER-ERROR, which realsleep.py counts as a failure.
 """
 import json
 import os
@@ -44,7 +45,12 @@ class Qmp:
 
     def read(self):
         while b"\n" not in self.buf:
-            data = self.sock.recv(65536)
+            try:
+                data = self.sock.recv(65536)
+            except socket.timeout:
+                # QEMU busy (TCG, a guest in the middle of a transition):
+                # wait on, the socket only closes when QEMU ends
+                continue
             if not data:
                 raise EOFError
             self.buf += data
@@ -105,8 +111,11 @@ def main():
             else:
                 s3_since = None
             time.sleep(0.5)
-    except (EOFError, OSError, ValueError):
+    except EOFError:
         return 0
+    except (OSError, ValueError) as e:
+        out.write("LSX-WAKER-ERROR %s\n" % e)
+        return 1
 
 
 if __name__ == "__main__":

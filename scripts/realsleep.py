@@ -37,6 +37,24 @@ TRACE = re.compile(r"\s(\d+\.\d+): (device_pm_callback_start|device_pm_callback_
 SUSPEND_PHASES = ("dpm_suspend", "dpm_suspend_late", "dpm_suspend_noirq")
 RESUME_PHASES = ("dpm_resume_noirq", "dpm_resume_early", "dpm_resume")
 PHASES = ("dpm_prepare",) + SUSPEND_PHASES + RESUME_PHASES + ("dpm_complete",)
+# The kernel log patterns of guest/real-sleep's check_all, for the part of
+# a hibernation that only the console sees: after the snapshot (thaw,
+# writing the image, restart) the kernel's memory is replaced by the image.
+BAD = re.compile(r"WARNING|BUG|Oops|Call Trace|lockdep|possible (circular|recursive)|"
+                 r"inconsistent lock|INFO: task|[Ff]ail|[Ee]rror|timed out|[Tt]imeout|"
+                 r"not responding|[Hh]ung")
+BENIGN = re.compile(r"Could not disable RealTimeClock events|"
+                    r"xHC error in resume, USBSTS 0x401, Reinit")
+
+
+def expected_phases(label):
+    """The phases a transition must have traced, with callbacks in those
+    whose name is not *_late or *_early (few devices have those)."""
+    if label.startswith("refusal") or label.startswith("hibernation_pm_test_devices"):
+        return ("dpm_prepare", "dpm_suspend", "dpm_resume", "dpm_complete")
+    if label.startswith("hibernation_pm_test_freezer"):
+        return ()
+    return PHASES
 
 
 def parse_topology(lines):
@@ -129,6 +147,24 @@ def concurrency(recs):
         now += d
         best = max(best, now)
     return best
+
+
+def check_complete(label, phases, problems):
+    """Every phase the transition must have, begun, ended, with callbacks."""
+    have = {}
+    for phase, begin, end, recs in phases:
+        if end is None:
+            problems.append("%s %s: the phase never ended in the trace" % (label, phase))
+        have.setdefault(phase, 0)
+        have[phase] += len(recs)
+    for phase in expected_phases(label):
+        if phase not in have:
+            problems.append("%s: no %s in the trace" % (label, phase))
+        elif not have[phase] and not phase.endswith(("_late", "_early")):
+            problems.append("%s %s: no callback traced" % (label, phase))
+    if label.startswith("refusal") and not any(
+            r["err"] == -16 for p in phases if p[0] == "dpm_suspend" for r in p[3]):
+        problems.append("%s: no suspend callback returned -EBUSY" % label)
 
 
 def check_order(label, phases, links, problems):
@@ -225,12 +261,23 @@ def main(argv):
         try:
             with open(wlog) as f:
                 for wl in f:
+                    if wl.startswith("LSX-WAKER-ERROR"):
+                        problems.append("%s: the host's waker failed: %s" % (name, wl.strip()))
                     if wl.startswith("LSX-WAKER-FORCED"):
                         forced += 1
                         problems.append("%s: the RTC did not wake S3: %s" % (name, wl.strip()))
         except OSError:
             pass
         hib = any(l.startswith("LSX-REAL-HIBERNATE") for l in lines)
+        # the console from the hibernation to the restart
+        after = False
+        for line in lines:
+            if line.startswith("LSX-REAL-HIBERNATE"):
+                after = True
+            elif after and "reboot: Restarting system" in line:
+                after = False
+            elif after and BAD.search(line) and not BENIGN.search(line):
+                problems.append("%s: after the snapshot: %s" % (name, line.strip()))
         reboot = any("reboot: Restarting system" in l for l in lines)
         if not last:
             if not (st == 125 and hib and reboot):
@@ -258,11 +305,18 @@ def main(argv):
 
     checked = 0
     ntrans = 0
+    announced = [l.split(" ", 1)[1].strip() for _, _, lines in boots for l in lines
+                 if l.startswith("LSX-REAL-TRANSITION ")]
+    traced = [label for _, _, lines in boots for label, _ in parse_traces(lines)]
+    for label in announced:
+        if label not in traced:
+            problems.append("%s: no complete callback trace" % label)
     print("%-44s %-17s %9s %5s %4s" % ("transition", "phase", "ms", "calls", "par"))
     for path, st, lines in boots:
         for label, events in parse_traces(lines):
             ntrans += 1
             phases = phases_of(events)
+            check_complete(label, phases, problems)
             checked += check_order(label, phases, links, problems)
             for phase, begin, end, recs in phases:
                 ms = (end - begin) * 1000 if end is not None else float("nan")

@@ -26,20 +26,34 @@ def phase(ts, name, what):
     return trace(ts, "suspend_resume", "%s[2] %s" % (name, what))
 
 
+def block(label, phases):
+    """A trace block with every phase of a sleep transition: each phase
+    gets the callbacks PHASES gives it, or one of device z."""
+    out = ["LSX-PMTRACE-BEGIN " + label]
+    t = 1.0
+    for name in realsleep.PHASES:
+        cbs = phases.get(name)
+        if cbs is None:
+            t += 0.01
+            cbs = [start(t, "z", "none"), end(t + 0.001, "z")]
+        ts = [float(c.split(": ")[0].split()[-1]) for c in cbs] or [t]
+        first, last = min(ts), max(ts)
+        out.append(phase(min(t, first) - 0.001, name, "begin"))
+        out += cbs
+        out.append(phase(max(t, last) + 0.001, name, "end"))
+        t = max(t, last) + 0.01
+    return out + ["LSX-PMTRACE-END"]
+
+
 def good_trace(label="S3 async=1 cycle 1"):
     """child c1 of port p; consumer k of supplier c1 (a device link)."""
-    return ["LSX-PMTRACE-BEGIN " + label,
-            phase(1.0, "dpm_suspend", "begin"),
-            start(1.1, "k", "none"), end(1.2, "k"),
-            start(1.3, "c1", "p"), end(1.4, "c1"),
-            start(1.5, "p", "none"), end(1.6, "p"),
-            phase(1.7, "dpm_suspend", "end"),
-            phase(2.0, "dpm_resume", "begin"),
-            start(2.1, "p", "none"), end(2.2, "p"),
-            start(2.3, "c1", "p"), end(2.4, "c1"),
-            start(2.5, "k", "none"), end(2.6, "k"),
-            phase(2.7, "dpm_resume", "end"),
-            "LSX-PMTRACE-END"]
+    return block(label, {
+        "dpm_suspend": [start(11.1, "k", "none"), end(11.2, "k"),
+                        start(11.3, "c1", "p"), end(11.4, "c1"),
+                        start(11.5, "p", "none"), end(11.6, "p")],
+        "dpm_resume": [start(12.1, "p", "none"), end(12.2, "p"),
+                       start(12.3, "c1", "p"), end(12.4, "c1"),
+                       start(12.5, "k", "none"), end(12.6, "k")]})
 
 
 TOPO = ["LSX-TOPO-BEGIN", "dev /devices/p", "link c1 k 0 active",
@@ -83,33 +97,29 @@ def test_sync_state_only_link_is_not_an_ordering(tmp_path):
 
 
 def test_supplier_suspended_before_its_consumer_fails(tmp_path, capsys):
-    bad = ["LSX-PMTRACE-BEGIN S3 async=1 cycle 2",
-           phase(1.0, "dpm_suspend", "begin"),
-           start(1.1, "c1", "p"), end(1.2, "c1"),
-           start(1.15, "k", "none"), end(1.3, "k"),
-           phase(1.7, "dpm_suspend", "end"), "LSX-PMTRACE-END"]
-    rc, last = run(passing(tmp_path, first_extra=bad), capsys)
+    bad = block("S3 async=1 cycle 2", {"dpm_suspend": [
+        start(11.1, "c1", "p"), end(11.2, "c1"),
+        start(11.15, "k", "none"), end(11.3, "k")]})
+    rc = realsleep.main(passing(tmp_path, first_extra=bad))
+    out = capsys.readouterr().out
     assert rc == 1
-    assert "dpm_suspend: c1 started at 1.100000 before k ended" in last
+    assert "dpm_suspend: c1 started at 11.100000 before k ended" in out
 
 
 def test_child_resumed_before_its_parent_fails(tmp_path, capsys):
-    bad = ["LSX-PMTRACE-BEGIN S3 async=0 cycle 1",
-           phase(2.0, "dpm_resume_noirq", "begin"),
-           start(2.1, "c1", "p"), end(2.2, "c1"),
-           start(2.15, "p", "none"), end(2.3, "p"),
-           phase(2.7, "dpm_resume_noirq", "end"), "LSX-PMTRACE-END"]
-    rc, last = run(passing(tmp_path, second_extra=bad), capsys)
+    bad = block("S3 async=0 cycle 1", {"dpm_resume_noirq": [
+        start(12.1, "c1", "p"), end(12.2, "c1"),
+        start(12.15, "p", "none"), end(12.3, "p")]})
+    rc = realsleep.main(passing(tmp_path, second_extra=bad))
+    out = capsys.readouterr().out
     assert rc == 1
-    assert "dpm_resume_noirq: c1 started at 2.100000 before p ended" in last
+    assert "dpm_resume_noirq: c1 started at 12.100000 before p ended" in out
 
 
 def test_callback_twice_and_error_fail(tmp_path, capsys):
-    bad = ["LSX-PMTRACE-BEGIN s2idle async=1 cycle 1",
-           phase(1.0, "dpm_suspend_late", "begin"),
-           start(1.1, "k", "none"), end(1.2, "k"),
-           start(1.3, "k", "none"), end(1.4, "k", err=-5),
-           phase(1.7, "dpm_suspend_late", "end"), "LSX-PMTRACE-END"]
+    bad = block("s2idle async=1 cycle 1", {"dpm_suspend_late": [
+        start(11.1, "k", "none"), end(11.2, "k"),
+        start(11.3, "k", "none"), end(11.4, "k", err=-5)]})
     rc, _ = run(passing(tmp_path, first_extra=bad), capsys)
     assert rc == 1
     args = passing(tmp_path, first_extra=bad)
@@ -120,11 +130,10 @@ def test_callback_twice_and_error_fail(tmp_path, capsys):
 
 
 def test_refusal_error_is_expected(tmp_path, capsys):
-    ok = ["LSX-PMTRACE-BEGIN refusal async=1",
-          phase(1.0, "dpm_suspend", "begin"),
-          start(1.1, "dev1", "none", drv="test_dpm_tree"),
-          end(1.2, "dev1", err=-16, drv="test_dpm_tree"),
-          phase(1.7, "dpm_suspend", "end"), "LSX-PMTRACE-END"]
+    ok = [l for l in block("refusal async=1", {"dpm_suspend": [
+        start(11.1, "dev1", "none", drv="test_dpm_tree"),
+        end(11.2, "dev1", err=-16, drv="test_dpm_tree")]})
+        if not any(p in l for p in ("_late", "_early", "_noirq"))]
     rc, last = run(passing(tmp_path, first_extra=ok), capsys)
     assert rc == 0, last
 
@@ -143,12 +152,10 @@ def test_driver_name_with_a_space(tmp_path):
 def test_same_name_twice_is_not_a_repeat(tmp_path, capsys):
     """ep_00 of two USB devices: two callbacks, neither called twice, and
     a child of the ambiguous name is not ordered against either."""
-    two = ["LSX-PMTRACE-BEGIN S3 async=1 cycle 3",
-           phase(1.0, "dpm_suspend", "begin"),
-           start(1.1, "ep_00", "1-1", drv="usb"), end(1.2, "ep_00", drv="usb"),
-           start(1.3, "ep_00", "1-2", drv="usb"), end(1.4, "ep_00", drv="usb"),
-           start(1.05, "x", "ep_00"), end(1.5, "x"),
-           phase(1.7, "dpm_suspend", "end"), "LSX-PMTRACE-END"]
+    two = block("S3 async=1 cycle 3", {"dpm_suspend": [
+        start(11.1, "ep_00", "1-1", drv="usb"), end(11.2, "ep_00", drv="usb"),
+        start(11.3, "ep_00", "1-2", drv="usb"), end(11.4, "ep_00", drv="usb"),
+        start(11.05, "x", "ep_00"), end(11.5, "x")]})
     rc, last = run(passing(tmp_path, first_extra=two), capsys)
     assert rc == 0, last
 
@@ -188,3 +195,34 @@ def test_forced_wake_fails(tmp_path, capsys):
     rc, last = run(args, capsys)
     assert rc == 1
     assert "the RTC did not wake S3" in last
+
+
+def test_missing_or_cut_trace_fails(tmp_path, capsys):
+    """An announced transition without its trace, a phase missing, a
+    phase without callbacks, a refusal that nobody refused: all fail."""
+    cut = [l for l in block("S3_async1_cycle9", {}) if "dpm_resume_noirq" not in l]
+    empty = block("S3_async0_cycle9", {"dpm_suspend": []})
+    lazy = [l for l in block("refusal_async1", {}) if "_late" not in l and
+            "_early" not in l and "_noirq" not in l]
+    extra = ["LSX-REAL-TRANSITION s2idle_async1_cycle9"] + cut + empty + lazy
+    rc = realsleep.main(passing(tmp_path, first_extra=extra))
+    out = capsys.readouterr().out
+    assert rc == 1
+    assert "s2idle_async1_cycle9: no complete callback trace" in out
+    assert "S3_async1_cycle9: no dpm_resume_noirq in the trace" in out
+    assert "S3_async0_cycle9 dpm_suspend: no callback traced" in out
+    assert "refusal_async1: no suspend callback returned -EBUSY" in out
+
+
+def test_error_after_the_snapshot_fails(tmp_path, capsys):
+    args = passing(tmp_path)
+    log = args[0].rsplit(":", 1)[0]
+    text = open(log).read().replace(
+        "reboot: Restarting system",
+        "[  9.1] PM: Device 0000:00:02.0 failed to thaw: error -5\n"
+        "[  9.2] xhci_hcd 0000:04:00.0: xHC error in resume, USBSTS 0x401, Reinit\n"
+        "reboot: Restarting system")
+    open(log, "w").write(text)
+    rc, last = run(args, capsys)
+    assert rc == 1
+    assert "after the snapshot: [  9.1] PM: Device 0000:00:02.0 failed to thaw" in last

@@ -5,7 +5,8 @@
  * Hold MIB MiB of anonymous memory filled with a pattern that depends on
  * each page's index, and stay in the background.  With "pageout" the
  * memory is pushed out to swap (MADV_PAGEOUT) once filled, so that a
- * hibernation image and a resume have to bring it back.  The pid is
+ * hibernation image and a resume have to bring it back, and again after
+ * every check.  The pid is
  * written to STATUSFILE as "pid N" once the memory is ready.  On SIGUSR1
  * the holder reads every page back and rewrites STATUSFILE with
  * "ok CHECKS" or "bad PAGE GOT WANT"; SIGTERM ends it.
@@ -61,6 +62,7 @@ int main(int argc, char **argv)
 {
 	size_t pages, words, p, w, ps = sysconf(_SC_PAGESIZE);
 	unsigned long checks = 0;
+	int pageout;
 	uint64_t *mem;
 	sigset_t none, block;
 
@@ -79,7 +81,8 @@ int main(int argc, char **argv)
 	for (p = 0; p < pages; p++)
 		for (w = 0; w < words; w++)
 			mem[p * words + w] = pattern(p, w);
-	if (!strcmp(argv[2], "pageout") && madvise(mem, pages * ps, MADV_PAGEOUT))
+	pageout = !strcmp(argv[2], "pageout");
+	if (pageout && madvise(mem, pages * ps, MADV_PAGEOUT))
 		perror("memhold: MADV_PAGEOUT");
 
 	/* The signals only arrive inside sigsuspend(): none is lost. */
@@ -107,7 +110,9 @@ int main(int argc, char **argv)
 				}
 		status(argv[3], "ok %lu\n", checks);
 next:
-		;
+		/* back to swap: the next check reads it from there again */
+		if (pageout && madvise(mem, pages * ps, MADV_PAGEOUT))
+			perror("memhold: MADV_PAGEOUT");
 	}
 	return 0;
 }
