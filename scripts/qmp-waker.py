@@ -111,7 +111,8 @@ def main():
             else:
                 s3_since = None
             time.sleep(0.5)
-    except EOFError:
+    except (EOFError, BrokenPipeError, ConnectionResetError):
+        # QEMU ended (the guest's exit or a hibernation's restart)
         return 0
     except (OSError, ValueError) as e:
         out.write("LSX-WAKER-ERROR %s\n" % e)
