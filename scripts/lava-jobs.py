@@ -36,25 +36,30 @@ import sys
 import yaml
 from lava_common.schemas import validate
 
-# What scripts/run-vm.sh gives the q35 machine, minus the disks (which
-# come as deploy images) and the QMP socket.
-QEMU_DEVICES = [
-    "-device pcie-root-port,id=rp1,bus=pcie.0,chassis=1,addr=0x2",
-    "-device pcie-root-port,id=rp2,bus=pcie.0,chassis=2,addr=0x3",
-    "-device pcie-root-port,id=rp3,bus=pcie.0,chassis=3,addr=0x4",
-    "-device pcie-root-port,id=rp4,bus=pcie.0,chassis=4,addr=0x5",
-    "-device virtio-blk-pci,drive=vd0,bus=rp1",
-    "-netdev user,id=n0,restrict=on",
-    "-device virtio-net-pci,netdev=n0,bus=rp2",
-    "-netdev user,id=n1,restrict=on,net=10.0.3.0/24",
-    "-device e1000e,netdev=n1,bus=rp3",
-    "-device qemu-xhci,id=xhci,bus=rp4",
-    "-device usb-storage,bus=xhci.0,drive=us0",
-    "-device usb-kbd,bus=xhci.0",
-    "-device usb-tablet,bus=xhci.0",
-    "-device ide-hd,drive=sd0,bus=ide.0",
-    "-device virtio-rng-pci,bus=pcie.0",
-    "-device i6300esb,bus=pcie.0",
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def q35_options():
+    """config/q35.qemu, as run-vm.sh reads it: (-drive options by disk
+    name, every other option), each option a "-opt arg" string."""
+    drives, other = {}, []
+    with open(os.path.join(TOP, "config", "q35.qemu")) as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            m = re.match(r"-drive file=\{(\w+)\},", line)
+            if m:
+                drives[m.group(1)] = line
+            else:
+                other.append(line)
+    return drives, other
+
+
+DRIVES, MACHINE = q35_options()
+# The options LAVA's context takes apart (machine) stay out of
+# extra_options; the exit port and the CPUs are what run-vm.sh adds.
+QEMU_DEVICES = [o for o in MACHINE if not o.startswith("-machine ")] + [
     "-device isa-debug-exit,iobase=0xf4,iosize=0x01",
     "-smp 2",
 ]
@@ -87,7 +92,6 @@ def qemu_job(url, cycles):
     # TSC checks are meaningless, and without it the first resume from S3
     # stopped after bringing CPU1 back up (lava-run on this machine).
     cmdline = "%s tsc=reliable lsx.cycles=%d lsx.states=mem,disk" % (BASE_ARGS, cycles)
-    disk = "-drive file={%s},if=none,id=%s,format=raw"
     minutes = 30 + 15 * cycles
     return {
         "device_type": "qemu",
@@ -117,11 +121,11 @@ def qemu_job(url, cycles):
                     "initrd": {"url": url + "/initramfs.cpio.gz",
                                "image_arg": "-initrd {initrd}"},
                     "virtio": {"url": url + "/virtio.img.xz", "compression": "xz",
-                               "image_arg": disk % ("virtio", "vd0")},
+                               "image_arg": DRIVES["virtio"]},
                     "ahci": {"url": url + "/ahci.img.xz", "compression": "xz",
-                             "image_arg": disk % ("ahci", "sd0")},
+                             "image_arg": DRIVES["ahci"]},
                     "usb": {"url": url + "/usb.img.xz", "compression": "xz",
-                            "image_arg": disk % ("usb", "us0")},
+                            "image_arg": DRIVES["usb"]},
                 },
             }},
             {"boot": {
@@ -202,9 +206,10 @@ def qemu_device(name="lsx-qemu"):
                 "connections": {"serial": None},
                 "methods": {"qemu": {"parameters": {
                     "command": "qemu-system-x86_64",
-                    "options": ["-machine q35", "-cpu max", "-m 2048", "-accel tcg",
-                                "-nographic", "-nodefaults", "-serial stdio",
-                                "-monitor none"] + QEMU_DEVICES,
+                    "options": [o for o in MACHINE if o.startswith("-machine ")] +
+                               ["-cpu max", "-m 2048", "-accel tcg", "-nographic",
+                                "-nodefaults", "-serial stdio", "-monitor none"] +
+                               QEMU_DEVICES,
                 }}},
             },
         },

@@ -33,8 +33,9 @@ tsc_khz=${LSX_TSC_KHZ:-$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /
 [ -n "$tsc_khz" ] && cmdline="$cmdline tsc_early_khz=$tsc_khz"
 
 # The bare machine of every test and benchmark: a PC with no devices but
-# the serial console.  LSX_MACHINE=real: a q35 machine whose devices sit
-# behind PCIe root ports, for real system sleep (scripts/real-sleep.sh):
+# the serial console.  LSX_MACHINE=real: the q35 machine of config/q35.qemu,
+# whose devices sit behind PCIe root ports, for real system sleep
+# (scripts/real-sleep.sh):
 #   rp1 virtio-blk (LSX_DISKS/virtio.img: ext2 + swap partition)
 #   rp2 virtio-net, rp3 e1000e (user networking, no host access)
 #   rp4 qemu-xhci with usb-storage (usb.img), usb-kbd, usb-tablet
@@ -49,25 +50,17 @@ if [ "${LSX_MACHINE:-pc}" = real ]; then
 		[ -f "$d/$f.img" ] || die "no disk image $d/$f.img (scripts/real-sleep.sh disks $d)"
 	done
 	rm -f "$d/qmp.sock"
-	machine_args=(-machine q35
-		-device pcie-root-port,id=rp1,bus=pcie.0,chassis=1,addr=0x2
-		-device pcie-root-port,id=rp2,bus=pcie.0,chassis=2,addr=0x3
-		-device pcie-root-port,id=rp3,bus=pcie.0,chassis=3,addr=0x4
-		-device pcie-root-port,id=rp4,bus=pcie.0,chassis=4,addr=0x5
-		-drive "file=$d/virtio.img,if=none,id=vd0,format=raw"
-		-device virtio-blk-pci,drive=vd0,bus=rp1
-		-netdev user,id=n0,restrict=on
-		-device virtio-net-pci,netdev=n0,bus=rp2
-		-netdev user,id=n1,restrict=on,net=10.0.3.0/24
-		-device e1000e,netdev=n1,bus=rp3
-		-device qemu-xhci,id=xhci,bus=rp4
-		-drive "file=$d/usb.img,if=none,id=us0,format=raw"
-		-device usb-storage,bus=xhci.0,drive=us0
-		-device usb-kbd,bus=xhci.0 -device usb-tablet,bus=xhci.0
-		-drive "file=$d/ahci.img,if=none,id=sd0,format=raw"
-		-device ide-hd,drive=sd0,bus=ide.0
-		-device virtio-rng-pci,bus=pcie.0 -device i6300esb,bus=pcie.0
-		-qmp "unix:$d/qmp.sock,server=on,wait=off")
+	machine_args=()
+	while read -r opt arg; do
+		case $opt in
+		''|'#'*) continue ;;
+		esac
+		arg=${arg//\{virtio\}/$d/virtio.img}
+		arg=${arg//\{usb\}/$d/usb.img}
+		arg=${arg//\{ahci\}/$d/ahci.img}
+		machine_args+=("$opt" "$arg")
+	done <"$TOP/config/q35.qemu"
+	machine_args+=(-qmp "unix:$d/qmp.sock,server=on,wait=off")
 fi
 
 # LSX_QEMU_ARGS: more QEMU options, split on spaces, e.g.
