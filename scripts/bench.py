@@ -10,7 +10,10 @@ Each repetition boots both kernels, the order alternating between
 repetitions; a benchmark with --step kernels (the kernels in between,
 with its topic's patches up to patch NNNN: 'upto-NNNN') boots those too,
 between the two, and gets a per-patch table next to its main one; each boot runs the benchmark's guest script, which prints
-'LSX-BENCH case metric unit value' lines.  For every benchmark, case,
+'LSX-BENCH case metric unit value' lines.  A meta with 'machine=real' boots
+the q35 machine of make real-sleep (run-vm.sh LSX_MACHINE=real, blank
+disks made for every boot) instead of the bare PC; 'cmdline=...' adds
+kernel arguments.  For every benchmark, case,
 kernel and metric the samples of all boots are reduced to median, min and
 max.  A guest that prints a device callback timeline between
 LSX-TIMELINE-BEGIN and LSX-TIMELINE-END (a 'case CASE' line first; one
@@ -158,9 +161,19 @@ def boot(name, kernel, image, initrd, out, rep, m, attempt=0, busy_try=0):
     vm = os.environ.get('LSX_RUN_VM') or os.path.join(TOP, 'scripts', 'run-vm.sh')
     args = [vm, image, initrd, log, m['timeout'],
             'lsx.mode=bench', 'lsx.bench=' + name,
-            'lsx.reps=' + (os.environ.get('INNER') or m['inner']), 'quiet']
+            'lsx.reps=' + (os.environ.get('INNER') or m['inner']), 'quiet'] + \
+        m.get('cmdline', '').split()
+    env = dict(os.environ)
+    if m.get('machine') == 'real':
+        # the q35 machine of make real-sleep, with blank disks every boot
+        disks = os.path.join(out, 'disks-' + name)
+        subprocess.run([os.path.join(TOP, 'scripts', 'real-sleep.sh'), 'disks', disks],
+                       check=True, stdout=subprocess.DEVNULL)
+        env.update(LSX_MACHINE='real', LSX_DISKS=disks)
+    elif m.get('machine', 'pc') != 'pc':
+        die('bench/%s/meta: machine=%s: the machines are pc and real' % (name, m['machine']))
     t0, h0, o0 = time.time(), host_busy_seconds(), own_seconds()
-    p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     _, status, ru = os.wait4(p.pid, 0)
     p.returncode = rc = os.waitstatus_to_exitcode(status)
     wall = max(time.time() - t0, 1e-3)

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build one kernel:  build-kernel.sh VARIANT FLAVOUR [TIERS]
 #   VARIANT  patched | baseline    (see tree.sh)
-#   FLAVOUR  test | bench          (config/FLAVOUR.config over config/base.config)
+#   FLAVOUR  test | bench          (config/FLAVOUR.config over config/base.config
+#                                   and config/devices.config)
 #   TIERS    comma-separated: kasan, kcsan, ubsan, rt
 #            (config/tier-NAME.config over the flavour)
 # Source in build/kernel/VARIANT/src, objects in build/kernel/VARIANT/obj-FLAVOUR
@@ -48,13 +49,13 @@ rm -rf "$cfg" && mkdir -p "$cfg"
 "${kmake[@]}" -s O="$cfg" allnoconfig >"$cfg.log" 2>&1 ||
 	die "allnoconfig failed (see $cfg.log)"
 (cd "$cfg" && "$src/scripts/kconfig/merge_config.sh" -m -O "$cfg" .config \
-	"$TOP/config/base.config" "${frags[@]}") >>"$cfg.log" 2>&1 ||
+	"$TOP/config/base.config" "$TOP/config/devices.config" "${frags[@]}") >>"$cfg.log" 2>&1 ||
 	die "merging config fragments failed (see $cfg.log)"
 "${kmake[@]}" -s O="$cfg" olddefconfig >>"$cfg.log" 2>&1 ||
 	die "olddefconfig failed (see $cfg.log)"
 
 # Every option the fragments ask for must be in the final config.
-missing=$(cat "$TOP/config/base.config" "${frags[@]}" | awk -v cfg="$cfg/.config" '
+missing=$(cat "$TOP/config/base.config" "$TOP/config/devices.config" "${frags[@]}" | awk -v cfg="$cfg/.config" '
 	BEGIN { while ((getline l < cfg) > 0) have[l] = 1 }
 	/^CONFIG_/ { if (!($0 in have)) print $0; next }
 	/^# CONFIG_.* is not set/ {

@@ -10,7 +10,7 @@
 
 "$TOP/scripts/deps.sh" lava || exit 1
 run="$BUILD/real-sleep"
-kernel="$BUILD/kernel/patched/obj-test-devices/arch/x86/boot/bzImage"
+kernel="$BUILD/kernel/patched/obj-test/arch/x86/boot/bzImage"
 for f in "$kernel" "$run/initramfs.cpio.gz" "$run/boot-1.log"; do
 	[ -f "$f" ] || die "no $f: run 'make real-sleep' first"
 done

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Real system sleep with real drivers (make real-sleep).
 #   real-sleep.sh                          build the patched test kernel
-#                                          with config/tier-devices.config,
+#                                          (it has config/devices.config),
 #                                          run the plan of guest/real-sleep
 #   real-sleep.sh run KERNEL INITRAMFS OUT run the plan with that kernel
 #   real-sleep.sh disks DIR                only make the disk images
@@ -61,8 +61,8 @@ if [ "${1:-}" = run ]; then
 	kernel=${2:?kernel}; initrd=${3:?initramfs}; out=${4:?output directory}
 else
 	"$TOP/scripts/deps.sh" || exit 1
-	"$TOP/scripts/build-kernel.sh" patched test devices || exit 1
-	kernel="$BUILD/kernel/patched/obj-test-devices/arch/x86/boot/bzImage"
+	"$TOP/scripts/build-kernel.sh" patched test || exit 1
+	kernel="$BUILD/kernel/patched/obj-test/arch/x86/boot/bzImage"
 	out="$BUILD/real-sleep"
 	mkdir -p "$out"
 	log "real-sleep: packing the initramfs"

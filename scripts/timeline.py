@@ -8,7 +8,8 @@ IN holds what a benchmark printed between the lines LSX-TIMELINE-BEGIN and
 LSX-TIMELINE-END: 'case NAME ...', the test_dpm_tree driver's devices file
 with every line prefixed 'dev ' (IDX PARENT ASYNC DIRECT RPM SUPPLIERS) and
 its log prefixed 'cb ' (IDX PHASE START_NS END_NS SEQ RPM RET).  One row per
-device in dpm_list order (first at the top), one bar per callback: suspend
+device in the order of the 'dev' lines, first at the top (dpm_list order,
+unless a 'rows TEXT' line says what order it is), one bar per callback: suspend
 phases in blues on the left, resume phases in oranges on the right, each
 from the first callback of its direction; sync devices' bars hatched.
 bench.py calls render() for the first boot of each kernel.
@@ -38,6 +39,14 @@ def parse(lines):
         elif f[0] == 'cb' and len(f) >= 5:
             cbs.append((int(f[1]), f[2], int(f[3]), int(f[4])))
     return case, devs, cbs
+
+
+def row_order(lines):
+    """What order the rows are in: a 'rows TEXT' line, or dpm_list order."""
+    for l in lines:
+        if l.startswith('rows '):
+            return l[5:].strip()
+    return 'dpm_list order'
 
 
 def render(lines, path, title):
@@ -79,7 +88,8 @@ def render(lines, path, title):
         ax.set_xlabel('ms since the first %s callback' % name)
         ax.set_xlim(0, (t1 - t0) / 1e6 * 1.01)
     axes[0][0].set_ylim(len(devs), -1)
-    axes[0][0].set_ylabel('%d devices in dpm_list order (%d sync)' % (len(devs), len(sync)))
+    axes[0][0].set_ylabel('%d devices in %s (%d sync)' % (len(devs), row_order(lines),
+                                                          len(sync)))
     handles = [Patch(facecolor=COLOURS[p], label=p) for p in SUSPEND + RESUME]
     handles.append(Patch(facecolor='white', edgecolor='black', hatch='////',
                          label='sync device'))

@@ -12,7 +12,7 @@ kernel=$1 log=$3
 n=$(cat "$FAKE_VM_PLAN.n" 2>/dev/null || echo 0)
 echo $((n + 1)) >"$FAKE_VM_PLAN.n"
 what=$(sed -n "$((n + 1))p" "$FAKE_VM_PLAN")
-echo "$kernel $what" >>"$FAKE_VM_PLAN.calls"
+echo "$kernel $what machine=${LSX_MACHINE:-pc} disks=${LSX_DISKS:-} args=${*:5}" >>"$FAKE_VM_PLAN.calls"
 v=10; case $kernel in *patched*) v=5 ;; *step*) v=8 ;; esac
 {
 	echo "LSX-USERSPACE-START mode=bench"

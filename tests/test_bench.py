@@ -270,3 +270,25 @@ def test_meta_reads_goal_bound(tmp_path, monkeypatch):
     monkeypatch.setattr(bench, 'TOP', str(tmp_path))
     m = bench.meta('x')
     assert m['bounds'] == [('c1', 'peak', 'bound')] and m['limits'] == [('c1', 'peak', 5.0)]
+
+
+def test_real_machine_boots_q35_with_fresh_disks(tmp_path):
+    # bench/real-sleep/meta: machine=real and cmdline= reach run-vm.sh
+    p, rows, run = run_bench(tmp_path, ['ok'] * 2, benches=('real-sleep',), reps=1)
+    assert p.returncode == 0, p.stdout + p.stderr
+    calls = (tmp_path / 'plan.calls').read_text().splitlines()
+    assert len(calls) == 2
+    disks = tmp_path / 'out' / 'disks-real-sleep'
+    for c in calls:
+        assert ' machine=real disks=%s ' % disks in c, c
+        assert 'lsx.bench=real-sleep' in c and c.endswith('no_console_suspend hpet=disable')
+    assert sorted(os.listdir(disks)) == ['ahci.img', 'usb.img', 'virtio.img']
+    assert (disks / 'virtio.img').read_bytes()[510:512] == b'\x55\xaa'
+
+
+def test_meta_refuses_an_unknown_machine(tmp_path, monkeypatch):
+    (tmp_path / 'bench' / 'x').mkdir(parents=True)
+    (tmp_path / 'bench' / 'x' / 'meta').write_text('machine=arm\n')
+    monkeypatch.setattr(bench, 'TOP', str(tmp_path))
+    with pytest.raises(SystemExit):
+        bench.boot('x', 'baseline', 'k', 'i', str(tmp_path), 0, bench.meta('x'))
