@@ -41,6 +41,9 @@ def transition(skip=None):
     b = cb('usb', 'ep_00', '1-1', 10.0052, 10.0053, cpu=1)
     c = cb('usb', 'ep_00', 'usb1', 10.0054, 10.0058, cpu=1)
     t += [a[0], b[0], b[1], c[0], c[1], a[1]]
+    # a driver string with a space, and an empty one
+    t += cb('i6300ESB timer', '0000:00:05.0', 'pci0000:00', 10.0060, 10.0065)
+    t += cb('', 'cooling_device0', 'LNXSYSTM:00', 10.0066, 10.0067)
     t += [ev(10.008, 'suspend_resume: dpm_suspend[2] end')]
     for name, b0 in (('dpm_suspend_late', 10.009), ('dpm_suspend_noirq', 10.011),
                      ('dpm_resume_noirq', 15.0), ('dpm_resume_early', 15.002)):
@@ -73,7 +76,7 @@ def bench(lines):
 @pytest.mark.parametrize('awk', AWKS, ids=[a[0] for a in AWKS])
 def test_phases_and_drivers(awk, tmp_path):
     rc, out = run(awk, tmp_path, transition(), '-v', 'c=s3-async1',
-                  '-v', 'drivers=e1000e usb ahci')
+                  '-v', 'drivers=e1000e usb ahci i6300ESB')
     assert rc == 0, out
     got = bench(out)
     assert got[('s3-async1', 'suspend_us')] == 3000
@@ -86,6 +89,7 @@ def test_phases_and_drivers(awk, tmp_path):
     assert got[('s3-async1-e1000e', 'cb_resume_us')] == 10000
     # two devices named ep_00, one after the other: both counted
     assert got[('s3-async1-usb', 'cb_suspend_us')] == 500
+    assert got[('s3-async1-i6300ESB', 'cb_suspend_us')] == 0
     # a listed driver without devices reports 0, so both kernels have it
     assert got[('s3-async1-ahci', 'cb_resume_us')] == 0
     assert not any(l.startswith('LSX-TIMELINE') for l in out)
@@ -103,7 +107,8 @@ def test_timeline_reads_back(awk, tmp_path):
     # e1000e resumed, so it is row 1 and async; ep_00 suspended only
     assert devs[0] == (1, True) and devs[1] == (2, False)
     assert (1, 'resume', 15004100000, 15014100000) in cbs
-    assert len([c for c in cbs if c[1] == 'suspend']) == 3
+    assert len([c for c in cbs if c[1] == 'suspend']) == 5
+    assert len(devs) == 4  # e1000e, the two ep_00 (one name), the watchdog, the fan
     assert timeline.render(sec, str(tmp_path / 't.png'), 'x')
 
 

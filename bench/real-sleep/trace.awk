@@ -27,6 +27,19 @@ function ts_of(   i) {
 	return -1
 }
 
+# "DRIVER DEVICE" of a callback event into drv and dev: the device name
+# has no space, the driver string may have one ("i6300ESB timer") or be
+# empty (a device with no driver, bus or class)
+function split_name(head) {
+	if (!match(head, / [^ ]*$/)) {
+		drv = ""
+		dev = head
+		return
+	}
+	drv = substr(head, 1, RSTART - 1)
+	dev = substr(head, RSTART + 1)
+}
+
 # the field after "NAME:" (the event name)
 function after(name,   i) {
 	for (i = 1; i <= NF; i++)
@@ -75,14 +88,15 @@ BEGIN {
 
 / device_pm_callback_start: / {
 	t = ts_of()
-	k = after("device_pm_callback_start")
-	if (!k || t < 0 || cur == "")
+	if (t < 0 || cur == "")
 		next
-	drv = $k
-	dev = $(k + 1)
-	sub(/,$/, "", dev)
-	par = $(k + 3)
-	sub(/,$/, "", par)
+	text = substr($0, index($0, "device_pm_callback_start: ") + 26)
+	p = index(text, ", parent: ")
+	if (!p)
+		next
+	split_name(substr(text, 1, p - 1))
+	par = substr(text, p + 10)
+	par = substr(par, 1, index(par, ", ") ? index(par, ", ") - 1 : length(par))
 	key = drv SUBSEP dev
 	start[key] = t
 	phase[key] = cur
@@ -92,12 +106,13 @@ BEGIN {
 
 / device_pm_callback_end: / {
 	t = ts_of()
-	k = after("device_pm_callback_end")
-	if (!k || t < 0)
+	if (t < 0)
 		next
-	drv = $k
-	dev = $(k + 1)
-	sub(/,$/, "", dev)
+	text = substr($0, index($0, "device_pm_callback_end: ") + 24)
+	p = index(text, ", err=")
+	if (!p)
+		next
+	split_name(substr(text, 1, p - 1))
 	key = drv SUBSEP dev
 	if (!(key in start))
 		next
