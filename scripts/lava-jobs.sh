@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # make lava-jobs: the real-sleep plan as LAVA jobs, in build/lava:
-# the devices kernel and the initramfs of the last make real-sleep run,
+# the test kernel and the initramfs of the last make real-sleep run,
 # blank disk images, real-sleep-qemu.yaml, real-sleep-x86-board.yaml and
 # expected.txt, validated with Debian's lava-common (scripts/lava-jobs.py)
 # and lava-dispatcher's lava-run --validate.
