@@ -97,6 +97,8 @@ def meta(name):
             elif '=' in l:
                 k, v = l.split('=', 1)
                 m[k.strip()] = v.strip()
+    if m.get('machine', 'pc') not in ('pc', 'real'):
+        die('bench/%s/meta: machine=%s: the machines are pc and real' % (name, m['machine']))
     return m
 
 
@@ -164,18 +166,36 @@ def boot(name, kernel, image, initrd, out, rep, m, attempt=0, busy_try=0):
             'lsx.reps=' + (os.environ.get('INNER') or m['inner']), 'quiet'] + \
         m.get('cmdline', '').split()
     env = dict(os.environ)
+    waker = None
     if m.get('machine') == 'real':
-        # the q35 machine of make real-sleep, with blank disks every boot
+        # the q35 machine of make real-sleep, with blank disks every boot,
+        # and its waker: an S3 that outlasts REAL_SLEEP_S3_LIMIT is ended
+        # through QMP and logged, instead of hanging the boot
         disks = os.path.join(out, 'disks-' + name)
-        subprocess.run([os.path.join(TOP, 'scripts', 'real-sleep.sh'), 'disks', disks],
-                       check=True, stdout=subprocess.DEVNULL)
+        d = subprocess.run([os.path.join(TOP, 'scripts', 'real-sleep.sh'), 'disks', disks],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if d.returncode:
+            raise BootError('%s on %s: cannot make the disks: %s' % (
+                name, kernel, d.stderr.strip()), log)
         env.update(LSX_MACHINE='real', LSX_DISKS=disks)
-    elif m.get('machine', 'pc') != 'pc':
-        die('bench/%s/meta: machine=%s: the machines are pc and real' % (name, m['machine']))
+        if not os.environ.get('LSX_RUN_VM'):
+            waker = subprocess.Popen([sys.executable, os.path.join(TOP, 'scripts', 'qmp-waker.py'),
+                                      os.path.join(disks, 'qmp.sock'), log, log + '.waker'],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     t0, h0, o0 = time.time(), host_busy_seconds(), own_seconds()
     p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     _, status, ru = os.wait4(p.pid, 0)
     p.returncode = rc = os.waitstatus_to_exitcode(status)
+    if waker:
+        try:
+            waker.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            waker.kill()
+            waker.wait()
+        with open(log + '.waker', errors='replace') as f:
+            bad = [l.strip() for l in f if l.startswith(('LSX-WAKER-ERROR', 'LSX-WAKER-FORCED'))]
+        if bad:
+            raise BootError('%s on %s: %s' % (name, kernel, bad[0]), log)
     wall = max(time.time() - t0, 1e-3)
     # ru covers run-vm.sh and everything it waited for, QEMU included.
     other = host_busy_seconds() - h0 - (ru.ru_utime + ru.ru_stime) - (own_seconds() - o0)

@@ -17,7 +17,7 @@ AWKS = [a for a in (['busybox', 'awk'], ['awk']) if shutil.which(a[0])]
 
 
 def ev(ts, what, cpu=0):
-    return '     kworker/%d:1-12      [00%d] .....   %.6f: %s' % (cpu, cpu, ts, what)
+    return '     kworker/%d:1-%d      [00%d] .....   %.6f: %s' % (cpu, 12 + cpu, cpu, ts, what)
 
 
 def phase(name, b, e):
@@ -38,9 +38,10 @@ def transition(skip=None):
     t += phase('dpm_prepare', 10.003, 10.004)
     t += [ev(10.005, 'suspend_resume: dpm_suspend[2] begin')]
     a = cb('e1000e', '0000:03:00.0', '0000:00:04.0', 10.0051, 10.0071)
-    b = cb('usb', 'ep_00', '1-1', 10.0052, 10.0053, cpu=1)
-    c = cb('usb', 'ep_00', 'usb1', 10.0054, 10.0058, cpu=1)
-    t += [a[0], b[0], b[1], c[0], c[1], a[1]]
+    # two devices named ep_00 whose callbacks overlap in two tasks
+    b = cb('usb', 'ep_00', '1-1', 10.0052, 10.0056, cpu=1)
+    c = cb('usb', 'ep_00', 'usb1', 10.0053, 10.0058, cpu=2)
+    t += [a[0], b[0], c[0], b[1], c[1], a[1]]
     # a driver string with a space, and an empty one
     t += cb('i6300ESB timer', '0000:00:05.0', 'pci0000:00', 10.0060, 10.0065)
     t += cb('', 'cooling_device0', 'LNXSYSTM:00', 10.0066, 10.0067)
@@ -87,8 +88,8 @@ def test_phases_and_drivers(awk, tmp_path):
     assert got[('s3-async1', 'thaw_us')] == 1000
     assert got[('s3-async1-e1000e', 'cb_suspend_us')] == 2000
     assert got[('s3-async1-e1000e', 'cb_resume_us')] == 10000
-    # two devices named ep_00, one after the other: both counted
-    assert got[('s3-async1-usb', 'cb_suspend_us')] == 500
+    # two devices named ep_00 at once, each end matched in its own task
+    assert got[('s3-async1-usb', 'cb_suspend_us')] == 900
     assert got[('s3-async1-i6300ESB', 'cb_suspend_us')] == 0
     # a listed driver without devices reports 0, so both kernels have it
     assert got[('s3-async1-ahci', 'cb_resume_us')] == 0
@@ -106,6 +107,11 @@ def test_timeline_reads_back(awk, tmp_path):
     assert timeline.row_order(sec) == 'the order of their first resume callback'
     # e1000e resumed, so it is row 1 and async; ep_00 suspended only
     assert devs[0] == (1, True) and devs[1] == (2, False)
+    # without the map (pm_async=0) every device is drawn sync
+    rc, out = run(awk, tmp_path, transition(), '-v', 'c=s3-async0', '-v', 'drivers=',
+                  '-v', 'timeline=1', '-v', 'asyncmap=')
+    assert rc == 0, out
+    assert all(not a for _, a in timeline.parse(out)[1])
     assert (1, 'resume', 15004100000, 15014100000) in cbs
     assert len([c for c in cbs if c[1] == 'suspend']) == 5
     assert len(devs) == 4  # e1000e, the two ep_00 (one name), the watchdog, the fan

@@ -98,7 +98,8 @@ for a in 1 0; do
 	i=0
 	while [ $i -lt "$reps" ]; do
 		sleep_once mem
-		awk -v c="s3-async$a" -v drivers="$DRIVERS" -v asyncmap=/tmp/async.map \
+		awk -v c="s3-async$a" -v drivers="$DRIVERS" \
+		    -v asyncmap="$([ $a = 1 ] && echo /tmp/async.map)" \
 		    -v timeline=$([ $i = 0 ] && echo 1 || echo 0) -f ./trace.awk $T/trace || exit 1
 		i=$((i + 1))
 	done

@@ -15,10 +15,10 @@
 # PARENT ASYNC' line per device in the order its first resume callback
 # started, one 'cb IDX PHASE START_NS END_NS' line per callback; the
 # async flags come from the file named by asyncmap ('NAME enabled|disabled'
-# lines; a name that is not unique takes the last).
+# lines; a name that is not unique takes the last; none: all sync).
 # A callback belongs to the phase whose begin..end holds its start; its
 # end is matched to the open start of the same driver string and device
-# name (names repeat across buses, but not while both callbacks run).
+# name in the same task (names repeat across buses).
 
 function ts_of(   i) {
 	for (i = 1; i <= NF; i++)
@@ -38,6 +38,18 @@ function split_name(head) {
 	}
 	drv = substr(head, 1, RSTART - 1)
 	dev = substr(head, RSTART + 1)
+}
+
+# the PID of the task that logged the event: the start and the end of one
+# callback come from the same task (the comm before it may hold spaces)
+function pid_of(   i, f) {
+	for (i = 2; i <= NF; i++)
+		if ($i ~ /^\[[0-9]+\]$/) {
+			f = $(i - 1)
+			sub(/.*-/, "", f)
+			return f
+		}
+	return ""
 }
 
 # the field after "NAME:" (the event name)
@@ -97,7 +109,7 @@ BEGIN {
 	split_name(substr(text, 1, p - 1))
 	par = substr(text, p + 10)
 	par = substr(par, 1, index(par, ", ") ? index(par, ", ") - 1 : length(par))
-	key = drv SUBSEP dev
+	key = drv SUBSEP dev SUBSEP pid_of()
 	start[key] = t
 	phase[key] = cur
 	parent[dev] = par
@@ -113,7 +125,7 @@ BEGIN {
 	if (!p)
 		next
 	split_name(substr(text, 1, p - 1))
-	key = drv SUBSEP dev
+	key = drv SUBSEP dev SUBSEP pid_of()
 	if (!(key in start))
 		next
 	ph = substr(phase[key], 5)
