@@ -41,8 +41,14 @@ grep -q tsc /sys/devices/system/clocksource/clocksource0/current_clocksource ||
 grep -q deep /sys/power/mem_sleep || fail "no S3 on this machine (mem_sleep: $(cat /sys/power/mem_sleep))"
 echo deep >/sys/power/mem_sleep
 [ -e $RTC/wakealarm ] || fail "no RTC wake alarm ($RTC/wakealarm)"
+# the machine's devices, given 30 s to be found and bound (USB
+# enumerates after user space starts)
 for d in virtio_blk virtio_net e1000e ahci xhci_hcd usb-storage usbhid rtc_cmos; do
-	set -- /sys/bus/*/drivers/$d/*[0-9]
+	for _ in $(seq 60); do
+		set -- /sys/bus/*/drivers/$d/*[0-9]
+		[ -e "$1" ] && break
+		sleep 0.5
+	done
 	[ -e "$1" ] || fail "no device bound to $d: not the q35 machine of LSX_MACHINE=real?"
 done
 echo 1 >/proc/sys/kernel/printk
