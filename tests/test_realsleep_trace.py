@@ -45,12 +45,16 @@ def transition(skip=None):
     # a driver string with a space, and an empty one
     t += cb('i6300ESB timer', '0000:00:05.0', 'pci0000:00', 10.0060, 10.0065)
     t += cb('', 'cooling_device0', 'LNXSYSTM:00', 10.0066, 10.0067)
+    # the e1000e's port suspends 0.2 ms after its child ended
+    t += cb('pcieport', '0000:00:04.0', '0000:00:00.0', 10.0073, 10.0074)
     t += [ev(10.008, 'suspend_resume: dpm_suspend[2] end')]
     for name, b0 in (('dpm_suspend_late', 10.009), ('dpm_suspend_noirq', 10.011),
                      ('dpm_resume_noirq', 15.0), ('dpm_resume_early', 15.002)):
         t += phase(name, b0, b0 + 0.001)
     t += [ev(15.004, 'suspend_resume: dpm_resume[16] begin')]
-    t += cb('e1000e', '0000:03:00.0', '0000:00:04.0', 15.0041, 15.0141)
+    # the port resumes first, its child starts 0.1 ms after it ended
+    t += cb('pcieport', '0000:00:04.0', '0000:00:00.0', 15.0040, 15.0045)
+    t += cb('e1000e', '0000:03:00.0', '0000:00:04.0', 15.0046, 15.0146)
     t += [ev(15.02, 'suspend_resume: dpm_resume[16] end')]
     t += phase('dpm_complete', 15.021, 15.0215)
     t += phase('thaw_processes', 15.03, 15.031)
@@ -88,6 +92,9 @@ def test_phases_and_drivers(awk, tmp_path):
     assert got[('s3-async1', 'thaw_us')] == 1000
     assert got[('s3-async1-e1000e', 'cb_suspend_us')] == 2000
     assert got[('s3-async1-e1000e', 'cb_resume_us')] == 10000
+    assert got[('s3-async1', 'start_delay_suspend_us')] == 200
+    assert got[('s3-async1', 'start_delay_resume_us')] == 100
+    assert got[('s3-async1', 'start_delay_max_resume_us')] == 100
     # two devices named ep_00 at once, each end matched in its own task
     assert got[('s3-async1-usb', 'cb_suspend_us')] == 900
     assert got[('s3-async1-i6300ESB', 'cb_suspend_us')] == 0
@@ -105,16 +112,17 @@ def test_timeline_reads_back(awk, tmp_path):
     case, devs, cbs = timeline.parse(sec)
     assert case == 's3-async0'
     assert timeline.row_order(sec) == 'the order of their first resume callback'
-    # e1000e resumed, so it is row 1 and async; ep_00 suspended only
-    assert devs[0] == (1, True) and devs[1] == (2, False)
+    # the port resumed first (row 1, not in the map: sync), then the
+    # e1000e (async); ep_00 suspended only
+    assert devs[0] == (1, False) and devs[1] == (2, True) and devs[2] == (3, False)
     # without the map (pm_async=0) every device is drawn sync
     rc, out = run(awk, tmp_path, transition(), '-v', 'c=s3-async0', '-v', 'drivers=',
                   '-v', 'timeline=1', '-v', 'asyncmap=')
     assert rc == 0, out
     assert all(not a for _, a in timeline.parse(out)[1])
-    assert (1, 'resume', 15004100000, 15014100000) in cbs
-    assert len([c for c in cbs if c[1] == 'suspend']) == 5
-    assert len(devs) == 4  # e1000e, the two ep_00 (one name), the watchdog, the fan
+    assert (2, 'resume', 15004600000, 15014600000) in cbs
+    assert len([c for c in cbs if c[1] == 'suspend']) == 6
+    assert len(devs) == 5  # port, e1000e, the two ep_00 (one name), watchdog, fan
     assert timeline.render(sec, str(tmp_path / 't.png'), 'x')
 
 

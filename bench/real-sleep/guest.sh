@@ -17,6 +17,8 @@
 #   cb_suspend_us, cb_resume_us  case s3-asyncA-DRIVER: the time of every
 #                              callback of that driver's devices in the
 #                              three suspend (resume) phases, summed
+#   start_delay_*_us           see trace.awk: the PM core's latency between
+#                              a device's dependencies and its callback
 # Case zombies-30000 (pm_async=1, 30000 unreaped zombies, guest/src/spawn.c):
 #   freeze_pmtest_us           freeze_processes of s2idle with
 #                              pm_test=freezer (the freezer benchmark's

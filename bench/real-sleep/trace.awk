@@ -5,6 +5,11 @@
 #                    suspend, suspend_late, suspend_noirq, resume_noirq,
 #                    resume_early, resume, complete), and freeze_us /
 #                    thaw_us for "freeze_processes" / "thaw_processes"
+#   start_delay_suspend_us, start_delay_resume_us  the time between the
+#                    end of the callbacks a device depends on in a phase
+#                    (its parent's in a resume phase, its children's in
+#                    a suspend phase) and the start of its own, summed
+#                    over the devices; start_delay_max_*: the longest
 #   cb_suspend_us    per driver named in drivers (a space-separated list):
 #   cb_resume_us     the callback time of all its devices in the three
 #                    suspend (resume) phases, as case c-DRIVER; 0 when it
@@ -174,6 +179,39 @@ END {
 		printf "LSX-BENCH %s-%s cb_suspend_us us %.0f\n", c, D[i], cbs[D[i]]
 		printf "LSX-BENCH %s-%s cb_resume_us us %.0f\n", c, D[i], cbr[D[i]]
 	}
+	# How long a device's callback started after the callbacks it
+	# depends on in the same phase had ended: in a resume phase its
+	# parent's, in a suspend phase its children's (the PM core's own
+	# latency, with the drivers' time left out; device links are none on
+	# this machine)
+	for (i = 1; i <= ncb; i++) {
+		endof[cph[i] SUBSEP cdev[i]] = ce[i]
+		k = cph[i] SUBSEP parent[cdev[i]]
+		if (!(k in kidsend) || ce[i] > kidsend[k])
+			kidsend[k] = ce[i]
+	}
+	for (i = 1; i <= ncb; i++) {
+		k = cph[i] SUBSEP (cph[i] ~ /^resume/ ? parent[cdev[i]] : cdev[i])
+		if (cph[i] ~ /^resume/) {
+			if (!(k in endof))
+				continue
+			w = cs[i] - endof[k]
+		} else {
+			if (!(k in kidsend))
+				continue
+			w = cs[i] - kidsend[k]
+		}
+		if (w < 0)
+			continue
+		dir = cph[i] ~ /^resume/ ? "resume" : "suspend"
+		wsum[dir] += w
+		if (w > wmax[dir])
+			wmax[dir] = w
+	}
+	printf "LSX-BENCH %s start_delay_suspend_us us %.0f\n", c, wsum["suspend"]
+	printf "LSX-BENCH %s start_delay_resume_us us %.0f\n", c, wsum["resume"]
+	printf "LSX-BENCH %s start_delay_max_suspend_us us %.0f\n", c, wmax["suspend"]
+	printf "LSX-BENCH %s start_delay_max_resume_us us %.0f\n", c, wmax["resume"]
 	if (timeline != 1)
 		exit 0
 	print "LSX-TIMELINE-BEGIN"
