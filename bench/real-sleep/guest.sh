@@ -116,20 +116,21 @@ done
 echo 1 >/sys/power/pm_async
 holder=$(spawn zombies "$ZOMBIES") || fail "cannot spawn $ZOMBIES zombies"
 echo 0 >/sys/module/suspend/parameters/pm_test_delay || fail "no pm_test_delay"
+# freezes STATE METRIC: $reps transitions, the freeze of each as METRIC
+freezes() {
+	local i=0
+
+	while [ $i -lt "$reps" ]; do
+		sleep_once "$1"
+		awk -v c="zombies-$ZOMBIES" -v only="$2" -f ./trace.awk $T/trace || exit 1
+		i=$((i + 1))
+	done
+}
+
 echo freezer >/sys/power/pm_test
 sleep_once freeze
-i=0
-while [ $i -lt "$reps" ]; do
-	sleep_once freeze
-	awk -v c="zombies-$ZOMBIES" -v only=freeze_pmtest_us -f ./trace.awk $T/trace || exit 1
-	i=$((i + 1))
-done
+freezes freeze freeze_pmtest_us
 echo none >/sys/power/pm_test
-i=0
-while [ $i -lt "$reps" ]; do
-	sleep_once mem
-	awk -v c="zombies-$ZOMBIES" -v only=freeze_s3_us -f ./trace.awk $T/trace || exit 1
-	i=$((i + 1))
-done
+freezes mem freeze_s3_us
 kill "$holder"
 exit 0

@@ -45,6 +45,19 @@ function split_name(head) {
 	dev = substr(head, RSTART + 1)
 }
 
+# callback(EVENT, SEP): for a callback event "EVENT DRIVER DEVICESEP...",
+# set drv, dev and key (driver, device, task) and return what follows SEP,
+# or "" if the line has no SEP
+function callback(event, sep,   text, p) {
+	text = substr($0, index($0, event) + length(event))
+	p = index(text, sep)
+	if (!p)
+		return ""
+	split_name(substr(text, 1, p - 1))
+	key = drv SUBSEP dev SUBSEP pid_of()
+	return substr(text, p + length(sep))
+}
+
 # the PID of the task that logged the event: the start and the end of one
 # callback come from the same task (the comm before it may hold spaces)
 function pid_of(   i, f) {
@@ -107,14 +120,10 @@ BEGIN {
 	t = ts_of()
 	if (t < 0 || cur == "")
 		next
-	text = substr($0, index($0, "device_pm_callback_start: ") + 26)
-	p = index(text, ", parent: ")
-	if (!p)
+	par = callback("device_pm_callback_start: ", ", parent: ")
+	if (par == "")
 		next
-	split_name(substr(text, 1, p - 1))
-	par = substr(text, p + 10)
 	par = substr(par, 1, index(par, ", ") ? index(par, ", ") - 1 : length(par))
-	key = drv SUBSEP dev SUBSEP pid_of()
 	start[key] = t
 	phase[key] = cur
 	parent[dev] = par
@@ -125,12 +134,8 @@ BEGIN {
 	t = ts_of()
 	if (t < 0)
 		next
-	text = substr($0, index($0, "device_pm_callback_end: ") + 24)
-	p = index(text, ", err=")
-	if (!p)
+	if (callback("device_pm_callback_end: ", ", err=") == "")
 		next
-	split_name(substr(text, 1, p - 1))
-	key = drv SUBSEP dev SUBSEP pid_of()
 	if (!(key in start))
 		next
 	ph = substr(phase[key], 5)
