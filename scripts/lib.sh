@@ -66,7 +66,9 @@ scratch_tree() {
 		git -C "$dir" config user.email "lsx@invalid"
 	fi
 	git -C "$dir" am --abort >/dev/null 2>&1
-	rm -rf "$dir/.pc"
+	# An am killed before it recorded what it applies leaves a directory
+	# that --abort does not take away, and the next am refuses to start.
+	rm -rf "$dir/.git/rebase-apply" "$dir/.pc"
 	git -C "$dir" checkout -q -f --detach "$base" && git -C "$dir" clean -q -fdx ||
 		die "cannot reset $dir (remove it)"
 }
