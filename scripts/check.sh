@@ -4,7 +4,8 @@
 # 'git am' and with 'quilt push -a --fuzz=0'; every topic applies alone;
 # sparse and Coccinelle find nothing new in the files the series touches.
 # make check-build (check.sh build): also build the kernel after each
-# patch (bisectability), with the test config.
+# patch (bisectability), with the test config and W=1, and fail on a W=1
+# warning in a file the patch touches that the file did not have before.
 . "$(dirname "$0")/lib.sh"
 
 need_cmd git quilt perl
@@ -92,28 +93,51 @@ if [ "${1:-}" = build ]; then
 	reset_tree
 	obj="$BUILD/check/obj"
 	cc=(); command -v ccache >/dev/null && cc=(CC="ccache gcc")
+	mk=(make -C "$t" O="$obj" ARCH=x86_64 -j"$(nproc)" "${cc[@]}" W=1)
 	mkdir -p "$obj"
+	# The W=1 warnings of FILE in LOG, without line and column numbers.
+	file_warnings() {	# file_warnings LOG FILE
+		grep -F "$2:" "$1" | grep 'warning:' |
+			sed -E 's/:[0-9]+(:[0-9]+)?: warning:/: warning:/' | sort -u
+	}
 	i=0
 	for p in "${all[@]}"; do
 		i=$((i + 1))
+		# The W=1 warnings the C files of this patch had before it:
+		# each object built again, alone, before the patch is applied.
+		# A warning of the base (a kernel-doc mismatch in a file the
+		# series edits, say) is not the patch's.
+		: >"$obj/before-$i.log"
+		if [ $i -gt 1 ]; then
+			for f in $(sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "$TOP/patches/$p"); do
+				[ -f "$t/$f" ] && [ -f "$obj/${f%.c}.o" ] || continue
+				touch "$t/$f"
+				"${mk[@]}" "${f%.c}.o" >>"$obj/before-$i.log" 2>&1
+			done
+		fi
 		git -C "$t" am -q "$TOP/patches/$p" || { echo "bisect: $p does not apply"; fail=1; break; }
 		if [ $i = 1 ]; then
 			cp "$BUILD/kernel/patched/obj-test/.config" "$obj/.config" 2>/dev/null ||
 				die "build the test kernel first (make test) to get its config"
 		fi
 		log "check-build: [$i/${#all[@]}] $p"
-		if make -C "$t" O="$obj" ARCH=x86_64 -j"$(nproc)" "${cc[@]}" \
-				W=1 olddefconfig bzImage >"$obj/build-$i.log" 2>&1; then
-			# W=1: no warning in a file this patch touches.
+		if "${mk[@]}" olddefconfig bzImage >"$obj/build-$i.log" 2>&1; then
+			# W=1: no new warning in a file this patch touches.
 			touched=$(git -C "$t" diff --name-only HEAD~1 -- '*.c' '*.h')
 			warn=
+			had=0
 			for f in $touched; do
-				warn+=$(grep -F "$f:" "$obj/build-$i.log" | grep 'warning:')
+				new=$(comm -13 <(file_warnings "$obj/before-$i.log" "$f") \
+					<(file_warnings "$obj/build-$i.log" "$f"))
+				[ -n "$new" ] && warn+="$new"$'\n'
+				had=$((had + $(file_warnings "$obj/before-$i.log" "$f" | wc -l)))
 			done
 			if [ -n "$warn" ]; then
-				echo "bisect: [$i] $p: builds, with W=1 warnings in its files:"
-				echo "$warn" | sed 's/^/  /'
+				echo "bisect: [$i] $p: builds, with new W=1 warnings in its files:"
+				printf '%s' "$warn" | sed 's/^/  /'
 				fail=1
+			elif [ "$had" -gt 0 ]; then
+				echo "bisect: [$i] $p: builds, no new W=1 warning in its files ($had they had before the patch)"
 			else
 				echo "bisect: [$i] $p: builds, no W=1 warning in its files"
 			fi
