@@ -32,7 +32,7 @@ x86_64-hibernation-n             x86_64   -                       defconfig:HIBE
 x86_64-memcg-n                   x86_64   -                       defconfig:MEMCG=n                        dirs
 x86_64-cgroups-n                 x86_64   -                       defconfig:CGROUPS=n                      dirs
 x86_64-debugfs-n                 x86_64   -                       defconfig:DEBUG_FS=n,BLK_DEV_IO_TRACE=n  dirs
-x86_64-tests-m                   x86_64   -                       test:MODULES=y,KUNIT=m,FREEZER_KUNIT_TEST=m,SWAP_EXIT_KUNIT_TEST=m,TEST_DPM_TREE=m,TEST_FREEZER_CHECK=m,TEST_FREEZER=m full
+x86_64-tests-m                   x86_64   -                       test:MODULES=y,KUNIT=m,FREEZER_KUNIT_TEST=m,SWAP_EXIT_KUNIT_TEST=m,TEST_DPM_TREE=m,TEST_FREEZER=m full
 debian-amd64                     x86_64   -                       debian:amd64_none_amd64                  dirs
 debian-rt-amd64                  x86_64   -                       debian:amd64_rt_amd64                    dirs
 i386                             i386     -                       defconfig                                dirs
