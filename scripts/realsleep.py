@@ -14,7 +14,9 @@ STATUS the exit status scripts/run-vm.sh gave for it.  The run passes when
   - no kernel log holds a splat (WARNING, BUG, Oops, lockdep, hung task,
     panic);
   - in every traced transition each device's PM callback ran at most once
-    per phase, ended without error (except in the refusal transition),
+    per phase, ended without error (except in the refusal transition,
+    where one device refuses and every device that had suspended by then
+    is resumed),
     and in the suspend phases ended before its parent's and suppliers'
     callbacks started, in the resume phases started only after theirs
     ended (parents from the trace, device links from the guest's
@@ -173,9 +175,21 @@ def check_complete(label, phases, problems):
             problems.append("%s: no %s in the trace" % (label, phase))
         elif not have[phase] and not phase.endswith(("_late", "_early")):
             problems.append("%s %s: no callback traced" % (label, phase))
-    if label.startswith("refusal") and not any(
-            r["err"] == -16 for p in phases if p[0] == "dpm_suspend" for r in p[3]):
+    if not label.startswith("refusal"):
+        return
+    if not any(r["err"] == -16 for p in phases if p[0] == "dpm_suspend" for r in p[3]):
         problems.append("%s: no suspend callback returned -EBUSY" % label)
+    # The failure stops the phase; what had suspended by then resumes.
+    resumed = {(r["drv"], r["dev"], r["parent"])
+               for p in phases if p[0] == "dpm_resume" for r in p[3]}
+    for p in phases:
+        if p[0] != "dpm_suspend":
+            continue
+        for r in p[3]:
+            k = (r["drv"], r["dev"], r["parent"])
+            if r["end"] is not None and not r["err"] and k not in resumed:
+                problems.append("%s: %s %s suspended and was not resumed" %
+                                (label, r["drv"], r["dev"]))
 
 
 def check_order(label, phases, links, problems):

@@ -138,6 +138,30 @@ def test_refusal_error_is_expected(tmp_path, capsys):
     assert rc == 0, last
 
 
+def test_refusal_resumes_what_suspended(tmp_path, capsys):
+    """In a refused suspend every device whose callback succeeded before
+    the failure is resumed; one left suspended fails the run."""
+    def refusal(resume):
+        return [l for l in block("refusal_async1", {
+            "dpm_suspend": [
+                start(11.1, "dpmt-0", "dpmt-root", drv="test_dpm_tree"),
+                end(11.2, "dpmt-0", drv="test_dpm_tree"),
+                start(11.1, "dpmt-1", "dpmt-root", drv="test_dpm_tree"),
+                end(11.3, "dpmt-1", err=-16, drv="test_dpm_tree")],
+            "dpm_resume": resume})
+            if not any(p in l for p in ("_late", "_early", "_noirq"))]
+    resumed = refusal([start(12.1, "dpmt-0", "dpmt-root", drv="test_dpm_tree"),
+                       end(12.2, "dpmt-0", drv="test_dpm_tree")])
+    rc, last = run(passing(tmp_path, first_extra=resumed), capsys)
+    assert rc == 0, last
+    left = refusal([start(12.1, "z", "none"), end(12.2, "z")])
+    rc = realsleep.main(passing(tmp_path, first_extra=left))
+    out = capsys.readouterr().out
+    assert rc == 1
+    assert "refusal_async1: test_dpm_tree dpmt-0 suspended and was not resumed" in out
+    assert "dpmt-1 suspended" not in out
+
+
 def test_driver_name_with_a_space(tmp_path):
     ev = [(1.0, "suspend_resume", "dpm_suspend[2] begin"),
           (1.1, "device_pm_callback_start",
