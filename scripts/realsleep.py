@@ -149,6 +149,11 @@ def phases_of(events):
     return out
 
 
+def ident(r):
+    """What names a callback's device in a phase (phases_of())."""
+    return (r["drv"], r["dev"], r["parent"])
+
+
 def concurrency(recs):
     pts = []
     for r in recs:
@@ -180,14 +185,12 @@ def check_complete(label, phases, problems):
     if not any(r["err"] == -16 for p in phases if p[0] == "dpm_suspend" for r in p[3]):
         problems.append("%s: no suspend callback returned -EBUSY" % label)
     # The failure stops the phase; what had suspended by then resumes.
-    resumed = {(r["drv"], r["dev"], r["parent"])
-               for p in phases if p[0] == "dpm_resume" for r in p[3]}
+    resumed = {ident(r) for p in phases if p[0] == "dpm_resume" for r in p[3]}
     for p in phases:
         if p[0] != "dpm_suspend":
             continue
         for r in p[3]:
-            k = (r["drv"], r["dev"], r["parent"])
-            if r["end"] is not None and not r["err"] and k not in resumed:
+            if r["end"] is not None and not r["err"] and ident(r) not in resumed:
                 problems.append("%s: %s %s suspended and was not resumed" %
                                 (label, r["drv"], r["dev"]))
 
@@ -204,7 +207,7 @@ def check_order(label, phases, links, problems):
         seen = {}
         byname = defaultdict(list)
         for r in recs:
-            k = (r["drv"], r["dev"], r["parent"])
+            k = ident(r)
             if k in seen:
                 problems.append("%s %s: %s %s (parent %s) called more than once" %
                                 (label, phase, r["drv"], r["dev"], r["parent"]))
