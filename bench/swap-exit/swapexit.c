@@ -58,22 +58,27 @@
  *			without these counters
  *   pending_bound_mib	total swap x vm.swap_exit_ratio / 100, in MiB; 0 on
  *			a kernel without the sysctl
- *   deferred_mib, fallback_mib
- *			how much of the victims' swap the kernel deferred and
- *			released at once because the bound was reached
- *			(swap_exit_deferred and swap_exit_fallback deltas
- *			over the round); 0 on a kernel without them
+ *   deferred_mib, fallback_mib, direct_mib
+ *			how much of the victims' swap the kernel deferred,
+ *			released at once because the bound was reached, and
+ *			released during a teardown beside other killed tasks'
+ *			(swap_exit_deferred, swap_exit_fallback and
+ *			swap_exit_direct deltas over the round); 0 on a kernel
+ *			without them
  *   zram_mib		not for the floor: what the victims' swap holds in
  *			zram at the kill (mem_used_total above its value
  *			before they swapped out): the size of the memory
  *			memory_back_ms waits for, against its slack
+ *   sampler_cpu_ms	the sampler's own CPU time over the round (below)
  *   probe_slowdown_pct	N > 1 only: a probe process does a fixed amount of
  *			arithmetic (about 200 ms alone) starting at the kill;
  *			its wall time against the same work done alone just
  *			before, in percent
  *
- * The free swap, the zram memory and the vmstat counters are sampled by a
- * separate process every SAMPLE_US from the kill on, with CLOCK_MONOTONIC
+ * The free swap and the zram memory are sampled by a separate process
+ * every SAMPLE_US from the kill on (the vmstat counters every VMSTAT_EVERY
+ * samples: read every millisecond, /proc/vmstat took a share of a vCPU
+ * that the probe felt), with CLOCK_MONOTONIC
  * timestamps taken after each sample's reads, in the same way on every
  * kernel: on the baseline the release happens before the victim is
  * reaped, while this process sits in wait4(), and the sampler sees it as
@@ -111,6 +116,7 @@
 #define ZSPAGE_PAGES	4		/* most pages in a zsmalloc zspage */
 #define RELEASE_LIMIT_S	60
 #define SAMPLE_US	1000
+#define VMSTAT_EVERY	5		/* samples per read of /proc/vmstat */
 #define TARGET_PCT	99		/* VmSwap a victim must reach, % */
 #define PAGEOUT_PASSES	10		/* MADV_PAGEOUT passes at most */
 #define MEMCG_MAX_MIB	64		/* memory.max of the mMIB-N victims */
@@ -231,7 +237,7 @@ static long long field(const char *buf, const char *name)
 }
 
 struct counters {
-	long long deferred, released, fallback;
+	long long deferred, released, fallback, direct;
 };
 
 /* The swap_exit_* counters of /proc/vmstat (0 without them); -1 on error */
@@ -245,6 +251,7 @@ static int read_counters(int fd, struct counters *c)
 	c->deferred = field(buf, "swap_exit_deferred");
 	c->released = field(buf, "swap_exit_released");
 	c->fallback = field(buf, "swap_exit_fallback");
+	c->direct = field(buf, "swap_exit_direct");
 	return 0;
 }
 
@@ -606,13 +613,16 @@ struct sample_res {
 	long long peak_slots;	/* peak of deferred - released */
 	long long samples;
 	long long free_pages, mem_used;	/* in the last sample */
+	long long cpu_ns;	/* the sampler's own CPU time */
 };
 
 /*
  * Fork the sampler: once it reads the kill time from @go, it samples the
- * free swap, zram's mem_used_total and the vmstat counters every SAMPLE_US
- * until the free swap is at least @swap_floor pages and, in the same
- * sample, mem_used_total at most @mem_ceil bytes; reports on @res.
+ * free swap and zram's mem_used_total every SAMPLE_US, and the vmstat
+ * counters every VMSTAT_EVERY samples (formatting /proc/vmstat is the
+ * costly read, and the pending swap it gives changes slowly), until the
+ * free swap is at least @swap_floor pages and, in the same sample,
+ * mem_used_total at most @mem_ceil bytes; reports on @res.
  */
 static pid_t sampler_start(int *go_w, int *res_r, int hold_w,
 			   long long swap_floor, long long mem_ceil)
@@ -628,6 +638,7 @@ static pid_t sampler_start(int *go_w, int *res_r, int hold_w,
 	if (!pid) {
 		struct timespec nap = { 0, SAMPLE_US * 1000L };
 		struct sample_res r = { .swap_ns = -1, .mem_ns = -1 };
+		struct rusage ru;
 		int vm, zs;
 		long long t0, t;
 
@@ -640,18 +651,20 @@ static pid_t sampler_start(int *go_w, int *res_r, int hold_w,
 		if (read(go[0], &t0, sizeof(t0)) != sizeof(t0))
 			_exit(1);
 		for (;;) {
-			struct counters c;
+			struct counters c = { 0 };
 
-			if (vm < 0 || zs < 0 || read_counters(vm, &c) ||
+			if (vm < 0 || zs < 0 ||
+			    (!(r.samples % VMSTAT_EVERY) && read_counters(vm, &c)) ||
 			    (r.mem_used = zram_used(zs)) < 0 ||
 			    (r.free_pages = swap_pages(NULL)) < 0) {
 				r.err = S_READ;
 				break;
 			}
 			t = now_ns();
-			r.samples++;
-			if (c.deferred - c.released > r.peak_slots)
+			if (!(r.samples % VMSTAT_EVERY) &&
+			    c.deferred - c.released > r.peak_slots)
 				r.peak_slots = c.deferred - c.released;
+			r.samples++;
 			if (r.free_pages >= swap_floor && r.swap_ns < 0)
 				r.swap_ns = t - t0;
 			if (r.free_pages >= swap_floor && r.mem_used <= mem_ceil) {
@@ -664,6 +677,9 @@ static pid_t sampler_start(int *go_w, int *res_r, int hold_w,
 			}
 			nanosleep(&nap, NULL);
 		}
+		if (!getrusage(RUSAGE_SELF, &ru))
+			r.cpu_ns = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL +
+				   (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL;
 		if (write(res[1], &r, sizeof(r)) != sizeof(r))
 			_exit(1);
 		_exit(0);
@@ -815,6 +831,7 @@ static void one_round(long long mib, int nr, enum kind kind, int report)
 			printf("LSX-BENCH %s zram_mib MiB %.2f\n", case_name,
 			       (double)(mem_kill - mem0) / MIB);
 		}
+		printf("LSX-BENCH %s sampler_cpu_ms ms %.2f\n", case_name, sr.cpu_ns / 1e6);
 		printf("LSX-BENCH %s pending_peak_mib MiB %.1f\n", case_name,
 		       sr.peak_slots * mib_per_slot);
 		printf("LSX-BENCH %s pending_bound_mib MiB %.1f\n", case_name,
@@ -823,6 +840,8 @@ static void one_round(long long mib, int nr, enum kind kind, int report)
 		       (c1.deferred - c0.deferred) * mib_per_slot);
 		printf("LSX-BENCH %s fallback_mib MiB %.1f\n", case_name,
 		       (c1.fallback - c0.fallback) * mib_per_slot);
+		printf("LSX-BENCH %s direct_mib MiB %.1f\n", case_name,
+		       (c1.direct - c0.direct) * mib_per_slot);
 		if (probe)
 			printf("LSX-BENCH %s probe_slowdown_pct %% %.1f\n", case_name,
 			       100.0 * (probe_loaded - probe_alone) / probe_alone);
